@@ -1,0 +1,72 @@
+# The one way to set up, run, test, lint and benchmark unotable.
+#
+#   make test        set up .venv if needed, then ruff, mypy --strict and the whole test suite
+#   make lint        ruff
+#   make typecheck   mypy --strict (configured in pyproject.toml)
+#   make bench       install the bench extra, then run benchmarks/throughput.py
+#   make play        terminal play against bots; pass options with ARGS="..."
+#   make clean       remove caches and build outputs (make distclean also removes .venv)
+#
+# Everything runs from .venv, which `make venv` creates from nothing with $(PY) and keeps in
+# step with pyproject.toml: editing pyproject.toml makes the next target re-install.
+
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip --quiet --disable-pip-version-check
+STAMP_DEV := $(VENV)/.stamp-dev
+STAMP_BENCH := $(VENV)/.stamp-bench
+ARGS ?=
+
+# Paths to lint that exist in this checkout (git keeps no empty folders).
+LINT_PATHS := $(wildcard unotable tests benchmarks)
+
+.DEFAULT_GOAL := test
+.PHONY: venv test lint typecheck bench play clean distclean
+
+# pyvenv.cfg is written afresh whenever the venv is created, so the stamps below, which depend on
+# it, are re-made after every (re)creation. When .venv/bin/python is missing, broken (a dangling
+# link after the base Python moved) or older than 3.11, the venv is recreated from scratch.
+VENV_OK := $(shell $(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null && echo ok)
+ifneq ($(VENV_OK),ok)
+.PHONY: $(VENV)/pyvenv.cfg
+endif
+
+$(VENV)/pyvenv.cfg:
+	$(PY) -m venv --clear $(VENV)
+
+$(STAMP_DEV): pyproject.toml $(VENV)/pyvenv.cfg
+	$(PIP) install -e '.[dev]'
+	@touch $@
+
+$(STAMP_BENCH): pyproject.toml $(STAMP_DEV)
+	$(PIP) install -e '.[bench]'
+	@touch $@
+
+venv: $(STAMP_DEV)
+
+lint: venv
+	$(BIN)/ruff check $(LINT_PATHS)
+
+typecheck: venv
+	$(BIN)/mypy
+
+test: venv
+	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/mypy
+	$(BIN)/pytest -q
+
+bench: $(STAMP_BENCH)
+	$(BIN)/python benchmarks/throughput.py
+
+play: venv
+	$(BIN)/unotable play $(ARGS)
+
+clean:
+	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find . -path ./$(VENV) -prune -o -path ./.git -prune -o \
+		\( -name __pycache__ -o -name '*.egg-info' \) -type d -prune -exec rm -rf {} + \
+		-o -name '*.pyc' -type f -exec rm -f {} +
+
+distclean: clean
+	rm -rf $(VENV)

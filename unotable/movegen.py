@@ -1,0 +1,304 @@
+"""Legal actions per phase and seat, and the playability rules they rest on.
+
+Everything here reads a :class:`~unotable.state.State` and changes nothing. The rules it
+implements: CL-TURN-2 (what matches), CL-ACT-6/7 (Wild Draw Four legality), CL-DRAW-1/7 (when
+drawing is legal), CL-ACT-8 and §9/§10 (which responses a victim may make), CL-UNO (calls and
+catches), HOUSE-6 (jump-ins) and CL-END-3 (a last card needs no color or target).
+
+>>> from unotable.game import Game
+>>> g = Game.new(seats=2, seed=3)
+>>> [str(a) for a in legal_actions(g._st, g.active_seat)][-1]
+'draw'
+"""
+from __future__ import annotations
+
+from unotable.actions import (
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Pass,
+    Play,
+)
+from unotable.cards import (
+    ID_COLOR,
+    ID_DRAW_VALUE,
+    ID_IS_NUMBER,
+    ID_RANK,
+    WILD_COLOR_ROULETTE,
+    WILD_DRAW_FOUR,
+    WILD_SHUFFLE_HANDS,
+    WILD_SWAP_HANDS,
+    Card,
+    Color,
+    Rank,
+)
+from unotable.rules import Stacking, SwapLastCard, Wd4Rule
+from unotable.state import COLOR_FIRST_CARD, Phase, State
+
+__all__ = [
+    "can_draw",
+    "has_playable",
+    "legal_actions",
+    "playable",
+    "response_allowed",
+    "response_cards",
+    "wd4_is_legal",
+]
+
+_SKIP = int(Rank.SKIP)
+_REVERSE = int(Rank.REVERSE)
+_DRAW_TWO = int(Rank.DRAW_TWO)
+_DISCARD_ALL = int(Rank.DISCARD_ALL)
+_COLORS = tuple(Color)
+_NO_COLORS: tuple[Color | None, ...] = (None,)
+_WILD_COLORS: tuple[Color | None, ...] = tuple(Color)
+_LAST_WILD_COLORS: tuple[Color | None, ...] = (None, *Color)
+
+_DRAW = Draw()
+_PASS = Pass()
+_ACCEPT = Accept()
+_CHALLENGE = Challenge()
+_CALL = CallUno()
+_PLAYS: dict[tuple[int, int, int, bool], Play] = {}
+_CATCHES = tuple(Catch(i) for i in range(10))
+_CHOOSE: dict[tuple[int, int], ChooseColor] = {}
+
+
+def play_action(card: int, color: Color | None, target: int | None, uno: bool) -> Play:
+    """The interned :class:`Play` for these values (the engine makes many; they are immutable)."""
+    key = (card, -1 if color is None else int(color), -1 if target is None else target, uno)
+    act = _PLAYS.get(key)
+    if act is None:
+        act = _PLAYS[key] = Play(Card.from_id(card), color, target, uno)
+    return act
+
+
+def choose_action(color: Color, target: int | None) -> ChooseColor:
+    key = (int(color), -1 if target is None else target)
+    act = _CHOOSE.get(key)
+    if act is None:
+        act = _CHOOSE[key] = ChooseColor(color, target)
+    return act
+
+
+def can_draw(st: State) -> bool:
+    """CL-DRAW-7: a card can be drawn (the pile, or a reshuffle of the discard and set-aside cards)."""
+    return bool(st.draw) or len(st.discard) > 1 or bool(st.set_aside)
+
+
+def wd4_is_legal(hand: list[int], color: int) -> bool:
+    """CL-ACT-6: a WD4 is legal when the hand holds no other card of the current color."""
+    for c in hand:  # noqa: SIM110 (a plain loop is faster on this hot path)
+        if ID_COLOR[c] == color:
+            return False
+    return True
+
+
+def playable(st: State, card: int, hand: list[int]) -> bool:
+    """CL-TURN-2 outside a response phase: may ``card`` (held in ``hand``) be played on the top card?"""
+    col = ID_COLOR[card]
+    if col < 0:
+        if card == WILD_DRAW_FOUR and st.rules.wd4_rule is Wd4Rule.STRICT and not st.rules.is_no_mercy:
+            return wd4_is_legal(hand, st.color)
+        return True
+    if col == st.color:
+        return True
+    top = st.discard[-1]
+    if ID_COLOR[top] < 0:
+        return False
+    return ID_RANK[card] == ID_RANK[top]
+
+
+def has_playable(st: State, seat: int) -> bool:
+    hand = st.hands[seat]
+    for c in hand:  # noqa: SIM110
+        if playable(st, c, hand):
+            return True
+    return False
+
+
+def response_allowed(st: State, card: int) -> bool:
+    """CL-ACT-8: does the ruleset allow any response to a penalty from draw card ``card``?"""
+    r = st.rules
+    if card == WILD_DRAW_FOUR and r.challenge_enabled:
+        return True
+    if r.stacking is not Stacking.NONE:
+        return True
+    if not r.is_no_mercy:
+        if r.bounce_draw_two and ID_RANK[card] == _DRAW_TWO:
+            return True
+        if r.defend_wd4_with_draw_two and card == WILD_DRAW_FOUR:
+            return True
+    return False
+
+
+def can_stack(stacking: Stacking, pending_card: int, card: int) -> bool:
+    """HOUSE-1 / NM-6: may ``card`` be stacked on the penalty of ``pending_card``?"""
+    value = ID_DRAW_VALUE[card]
+    if not value or stacking is Stacking.NONE:
+        return False
+    if stacking is Stacking.BY_VALUE:
+        return value >= ID_DRAW_VALUE[pending_card]
+    if ID_RANK[card] == ID_RANK[pending_card]:
+        return True
+    return stacking is Stacking.PLUS4_ON_PLUS2 and ID_RANK[pending_card] == _DRAW_TWO and value == 4
+
+
+def response_cards(st: State, seat: int) -> list[int]:
+    """The distinct cards of ``seat`` that may answer the pending penalty (stack, bounce, defend)."""
+    r = st.rules
+    pc = st.pending_card
+    out: list[int] = []
+    stacking = r.stacking
+    bounce = r.bounce_draw_two and not r.is_no_mercy and ID_RANK[pc] == _DRAW_TWO
+    defend = (
+        r.defend_wd4_with_draw_two and not r.is_no_mercy and pc == WILD_DRAW_FOUR and st.discard[-1] == pc
+    )
+    for c in st.hands[seat]:
+        if c in out:
+            continue
+        if (
+            can_stack(stacking, pc, c)
+            or (bounce and ID_COLOR[c] == st.color and ID_RANK[c] in (_SKIP, _REVERSE))
+            or (defend and ID_COLOR[c] == st.color and ID_RANK[c] == _DRAW_TWO)
+        ):
+            out.append(c)
+    return out
+
+
+def receives_from(st: State, seat: int) -> int:
+    """The seat whose hand passes to ``seat`` under a 0 (HOUSE-10)."""
+    n = st.n
+    d = -st.direction
+    s = (seat + d) % n
+    while not st.in_round[s]:
+        s = (s + d) % n
+    return s
+
+
+def result_size(st: State, seat: int, card: int, target: int | None) -> int:
+    """How many cards ``seat`` holds once this play has resolved (for the UNO flag, CL-UNO-3)."""
+    hand = st.hands[seat]
+    left = len(hand) - 1
+    if left == 0:
+        return 0
+    rank = ID_RANK[card]
+    r = st.rules
+    if card == WILD_SWAP_HANDS:
+        return len(st.hands[target]) if target is not None else left
+    if card == WILD_SHUFFLE_HANDS:
+        total = sum(len(st.hands[s]) for s in range(st.n) if st.in_round[s]) - 1
+        return total // st.seats_in_round()
+    if rank == _DISCARD_ALL:
+        col = ID_COLOR[card]
+        return left - (sum(1 for c in hand if ID_COLOR[c] == col) - 1)
+    if r.seven_zero and ID_IS_NUMBER[card]:
+        if rank == 7 and target is not None:
+            return len(st.hands[target])
+        if rank == 0:
+            return len(st.hands[receives_from(st, seat)])
+    return left
+
+
+def _needs_target(st: State, card: int) -> bool:
+    return card == WILD_SWAP_HANDS or (st.rules.seven_zero and ID_IS_NUMBER[card] and ID_RANK[card] == 7)
+
+
+def add_plays(st: State, seat: int, card: int, out: list[Action]) -> None:
+    """Append every Play of ``card`` by ``seat``: colors, targets and the UNO flag (CL-TURN-4)."""
+    last = len(st.hands[seat]) == 1
+    if ID_COLOR[card] >= 0 or card == WILD_COLOR_ROULETTE:
+        colors = _NO_COLORS
+    else:
+        colors = _LAST_WILD_COLORS if last else _WILD_COLORS
+    if _needs_target(st, card):
+        others: list[int | None] = [s for s in range(st.n) if s != seat and st.in_round[s]]
+        optional = last and (card != WILD_SWAP_HANDS or st.rules.swap_hands_last_card is SwapLastCard.WIN)
+        targets: list[int | None] = [None, *others] if optional else others
+    else:
+        targets = [None]
+    for target in targets:
+        flag = result_size(st, seat, card, target) == 1
+        for color in colors:
+            out.append(play_action(card, color, target, False))
+            if flag:
+                out.append(play_action(card, color, target, True))
+
+
+def out_of_turn(st: State, seat: int, out: list[Action]) -> None:
+    """Calls and catches (CL-UNO-2, CL-UNO-5) and jump-ins (HOUSE-6) open to ``seat`` now."""
+    hand = st.hands[seat]
+    if len(hand) == 1 and not st.called[seat]:
+        out.append(_CALL)
+    r = st.rules
+    if r.uno_penalty > 0:
+        exposed = st.exposed
+        for t in range(st.n):
+            if exposed[t] and t != seat and st.in_round[t]:
+                out.append(_CATCHES[t])
+    if (
+        r.jump_in
+        and seat != st.active
+        and seat != st.top_player
+        and (st.phase is Phase.PLAY or st.phase is Phase.PLAY_DRAWN)
+    ):
+        top = st.discard[-1]
+        if ID_COLOR[top] >= 0 and top in hand:
+            add_plays(st, seat, top, out)
+
+
+def legal_actions(st: State, seat: int) -> list[Action]:
+    """Every legal action of ``seat`` now, in a stable order: turn actions first, then the rest."""
+    phase = st.phase
+    if phase >= Phase.ROUND_OVER or not st.in_round[seat]:
+        return []
+    out: list[Action] = []
+    if seat == st.active:
+        hand = st.hands[seat]
+        if phase is Phase.PLAY:
+            seen: list[int] = []
+            for c in hand:
+                if c not in seen:
+                    seen.append(c)
+                    if playable(st, c, hand):
+                        add_plays(st, seat, c, out)
+            if can_draw(st) and (not out or st.rules.may_draw_with_playable):
+                out.append(_DRAW)
+        elif phase is Phase.PLAY_DRAWN:
+            card = st.drawn
+            add_plays(st, seat, card, out)
+            if not st.rules.force_play or (
+                card == WILD_DRAW_FOUR and st.rules.challenge_enabled and not wd4_is_legal(hand, st.color)
+            ):
+                out.append(_PASS)
+        elif phase is Phase.RESPOND:
+            out.append(_ACCEPT)
+            if (
+                st.pending_card == WILD_DRAW_FOUR
+                and st.discard[-1] == WILD_DRAW_FOUR
+                and st.wd4_player >= 0
+                and st.rules.challenge_enabled
+            ):
+                out.append(_CHALLENGE)
+            for c in response_cards(st, seat):
+                add_plays(st, seat, c, out)
+        else:  # CHOOSE_COLOR
+            swap = (
+                st.color_reason == COLOR_FIRST_CARD
+                and st.rules.first_card_swap_effect
+                and st.discard[-1] == WILD_SWAP_HANDS
+            )
+            for color in _COLORS:
+                if swap:
+                    for t in range(st.n):
+                        if t != seat and st.in_round[t]:
+                            out.append(choose_action(color, t))
+                else:
+                    out.append(choose_action(color, None))
+    out_of_turn(st, seat, out)
+    return out
+

@@ -1,0 +1,180 @@
+"""The compact internal state of a game: ints and lists of card ids, cheap to copy.
+
+Nothing outside the engine reads a :class:`State` directly: the public API is
+:class:`unotable.game.Game`, and seats see :mod:`unotable.views`. Card ids are the small ints of
+:mod:`unotable.cards`; a hand is a list of them; the draw pile's top is the end of its list and
+so is the discard pile's.
+
+>>> from unotable.rules import Ruleset
+>>> st = State(Ruleset.preset("official"), 3, 5)
+>>> st.n, st.direction, len(st.hands)
+(3, 1, 3)
+"""
+from __future__ import annotations
+
+from enum import IntEnum
+
+from unotable.rng import Rng
+from unotable.rules import Ruleset, Stacking
+
+__all__ = ["Phase", "State"]
+
+
+class Phase(IntEnum):
+    """What the engine awaits now."""
+
+    PLAY = 0
+    """The active seat plays a card or draws."""
+    PLAY_DRAWN = 1
+    """The active seat drew a playable card: it plays that card or passes."""
+    CHOOSE_COLOR = 2
+    """The active seat names the current color (first-card wild, Color Roulette)."""
+    RESPOND = 3
+    """The active seat is the victim of a pending penalty: it accepts or responds."""
+    ROUND_OVER = 4
+    """The round has ended; the match goes on with the next deal."""
+    MATCH_OVER = 5
+    """The match has a winner."""
+
+
+# Why the engine awaits a color (State.color_reason).
+COLOR_FIRST_CARD = 0
+COLOR_ROULETTE = 1
+COLOR_ROULETTE_LAST = 2  # the Roulette was its player's last card (CL-END-7)
+
+STACK_CODES = {Stacking.NONE: 0, Stacking.SAME_KIND: 1, Stacking.PLUS4_ON_PLUS2: 2, Stacking.BY_VALUE: 3}
+
+
+class State:
+    """Everything about a game in progress, in compact form."""
+
+    __slots__ = (
+        "active",
+        "auto_passes",
+        "called",
+        "caught",
+        "color",
+        "color_reason",
+        "dealer",
+        "direction",
+        "discard",
+        "draw",
+        "drawn",
+        "eliminated",
+        "exposed",
+        "final_round",
+        "fresh",
+        "hands",
+        "in_round",
+        "knocked",
+        "last_round",
+        "match_reason",
+        "match_winners",
+        "n",
+        "pending",
+        "pending_card",
+        "phase",
+        "rng",
+        "round_no",
+        "round_wins",
+        "rules",
+        "scores",
+        "seed",
+        "set_aside",
+        "top_player",
+        "wd4_hand",
+        "wd4_illegal",
+        "wd4_player",
+    )
+
+    def __init__(self, rules: Ruleset, n: int, seed: int) -> None:
+        self.rules = rules
+        self.n = n
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.draw: list[int] = []
+        self.discard: list[int] = []
+        self.set_aside: list[int] = []
+        self.color = -1
+        self.direction = 1
+        self.active = 0
+        self.phase = Phase.PLAY
+        self.color_reason = COLOR_FIRST_CARD
+        self.dealer = -1
+        self.in_round = [True] * n
+        self.eliminated = [False] * n
+        self.knocked = [False] * n
+        self.pending = 0
+        self.pending_card = -1
+        self.top_player = -1
+        self.drawn = -1
+        self.wd4_player = -1
+        self.wd4_illegal = False
+        self.wd4_hand: list[int] = []
+        self.exposed = [False] * n
+        self.called = [False] * n
+        self.caught = [False] * n
+        self.auto_passes = 0
+        self.scores = [0] * n
+        self.round_wins = [0] * n
+        self.round_no = 0
+        self.final_round = False
+        self.last_round: object = None
+        self.match_winners: tuple[int, ...] = ()
+        self.match_reason = ""
+        self.fresh = [False] * n
+
+    def copy(self) -> State:
+        """A deep copy that shares nothing mutable with this state."""
+        other = State.__new__(State)
+        other.rules = self.rules
+        other.n = self.n
+        other.seed = self.seed
+        other.rng = self.rng.copy()
+        other.hands = [h[:] for h in self.hands]
+        other.draw = self.draw[:]
+        other.discard = self.discard[:]
+        other.set_aside = self.set_aside[:]
+        other.color = self.color
+        other.direction = self.direction
+        other.active = self.active
+        other.phase = self.phase
+        other.color_reason = self.color_reason
+        other.dealer = self.dealer
+        other.in_round = self.in_round[:]
+        other.eliminated = self.eliminated[:]
+        other.knocked = self.knocked[:]
+        other.pending = self.pending
+        other.pending_card = self.pending_card
+        other.top_player = self.top_player
+        other.drawn = self.drawn
+        other.wd4_player = self.wd4_player
+        other.wd4_illegal = self.wd4_illegal
+        other.wd4_hand = self.wd4_hand[:]
+        other.exposed = self.exposed[:]
+        other.called = self.called[:]
+        other.caught = self.caught[:]
+        other.auto_passes = self.auto_passes
+        other.scores = self.scores[:]
+        other.round_wins = self.round_wins[:]
+        other.round_no = self.round_no
+        other.final_round = self.final_round
+        other.last_round = self.last_round
+        other.match_winners = self.match_winners
+        other.match_reason = self.match_reason
+        other.fresh = self.fresh[:]
+        return other
+
+    def next_seat(self, seat: int) -> int:
+        """next(seat): the first seat in the round stepping from ``seat`` in the current direction."""
+        n = self.n
+        d = self.direction
+        inr = self.in_round
+        s = (seat + d) % n
+        while not inr[s]:
+            s = (s + d) % n
+        return s
+
+    def seats_in_round(self) -> int:
+        return sum(self.in_round)
