@@ -18,18 +18,21 @@ game exactly as it was) when it is malformed, illegal now or from a seat that ma
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Sequence
-from typing import overload
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, overload
 
 from unotable import movegen
 from unotable.actions import CALL_UNO, Action, Catch, Play, parse_action
 from unotable.cards import ID_COLOR, ID_IS_WILD, WILD_COLOR_ROULETTE, Card, Color
 from unotable.errors import IllegalActionError, InvalidActionError, NotYourTurnError, RulesetError, UnoError
 from unotable.events import Event
+from unotable.position import read_position, write_position
+from unotable.record import Record
 from unotable.resolve import apply, next_round, settle, start_match
 from unotable.rules import Ruleset
 from unotable.scoring import Outcome, RoundResult
 from unotable.state import Phase, State
+from unotable.views import PlayerView, SpectatorView, player_view, spectator_view
 
 __all__ = ["Game", "LegalActions", "Phase"]
 
@@ -135,6 +138,19 @@ class Game:
         start_match(st, ev)
         settle(st, ev)
         return game
+
+    @classmethod
+    def from_position(cls, doc: Mapping[str, Any]) -> Game:
+        """A game from an exact position (see :mod:`unotable.position`); its action log starts empty."""
+        return cls(read_position(doc))
+
+    def to_position(self) -> dict[str, Any]:
+        """The exact position, as a JSON-ready dict (the referee's document: it holds every card)."""
+        return write_position(self._st)
+
+    def record(self) -> Record:
+        """The game record: ruleset, seats, seed and actions (see :mod:`unotable.record`)."""
+        return Record.from_game(self)
 
     def copy(self) -> Game:
         """An independent copy (state, RNG, action log); it keeps no events."""
@@ -423,6 +439,21 @@ class Game:
         top = Card.from_id(st.discard[-1]) if st.discard else None
         return (f"<Game seats={st.n} round={st.round_no} phase={st.phase.name} active={st.active} "
                 f"top={top} color={ID_COLOR[st.discard[-1]] if st.discard else None}>")
+
+    # -- views and documents -------------------------------------------------------------------
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may know now (NET-5, NET-6): the public table and its own hand."""
+        self._check_seat(seat)
+        return player_view(self._st, seat)
+
+    def spectator_view(self) -> SpectatorView:
+        """The public table, as a spectator sees it."""
+        return spectator_view(self._st)
+
+    def events_for(self, seat: int | None) -> list[Event]:
+        """The event log as ``seat`` (None: a spectator) may see it."""
+        return [e for e in self._events if e.visible_to(seat)]
 
     # kept for the view and record modules
     @property

@@ -1,0 +1,242 @@
+"""Exact positions: any situation of a game written as JSON and read back.
+
+A position is the referee's document (it holds every hand, the draw pile's order and the RNG
+state), for tests, bug reports and puzzles. It is never sent to a seat: seats get views.
+
+Fields (``Game.to_position()`` writes them all; ``Game.from_position()`` needs only ``hands`` and
+``discard``, the rest have the defaults shown):
+
+| field | meaning | default |
+|---|---|---|
+| ``ruleset`` | a preset name or a ruleset dict (``Ruleset.to_dict()``) | ``"official"`` |
+| ``hands`` | one list of cards per seat, e.g. ``[["R7", "W"], ["G2"]]`` | required |
+| ``discard`` | the discard pile, bottom first: the last card is the top card | required |
+| ``draw`` | the draw pile, top first: the first card is the next one drawn | ``[]`` |
+| ``fill`` | where the deck's unlisted cards go (below) | ``"discard"`` |
+| ``color`` | the current color letter, or null while a color is awaited | the top card's color |
+| ``phase`` | play, play_drawn, choose_color, respond, round_over or match_over | play |
+| ``active`` | the active seat | 0 |
+| ``dealer``, ``direction``, ``round_no`` | | 0, 1, 1 |
+| ``pending`` | ``{"total": 4, "card": "W4"}``: the pending penalty and the draw card it answers | none |
+| ``top_player`` | the seat that placed the top card, or -1 | -1 |
+| ``drawn`` | in ``play_drawn``: the card just drawn | none |
+| ``wd4`` | ``{"player": 1, "illegal": true, "hand": [...]}``: the top WD4's verdict | none |
+| ``color_for`` | in ``choose_color``: ``first_card``, ``roulette`` or ``roulette_last`` | ``first_card`` |
+| ``exposed``, ``called``, ``caught``, ``eliminated``, ``knocked_out`` | lists of seats | ``[]`` |
+| ``set_aside`` | No Mercy hands set aside (NM-14) | ``[]`` |
+| ``scores``, ``round_wins`` | per seat | zeros |
+| ``final_round`` | the last round of an elimination match (SCORE-6) | false |
+| ``auto_passes`` | automatic passes in a row so far (CL-DRAW-8) | 0 |
+| ``seed`` / ``rng`` | the seed for future shuffles, or the exact RNG state | seed 0 |
+
+``fill``: ``"discard"`` puts the deck's cards that the position does not list under the listed
+discard pile, in card order; ``"draw"`` puts them under the listed draw pile; ``"none"`` requires
+the listed cards to be the whole deck (GEN-5).
+
+>>> from unotable.game import Game
+>>> g = Game.from_position({"hands": [["R7", "G2"], ["B5"]], "discard": ["R3"], "draw": ["Y9"]})
+>>> str(g.top_card), g.hand(1), g.draw_pile_size
+('R3', (Card.parse('B5'),), 1)
+>>> Game.from_position(g.to_position()).to_position() == g.to_position()
+True
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from unotable.cards import ID_COLOR, Card, Color
+from unotable.errors import RecordError, UnoError
+from unotable.rng import Rng
+from unotable.rules import Ruleset
+from unotable.state import COLOR_FIRST_CARD, COLOR_ROULETTE, COLOR_ROULETTE_LAST, Phase, State
+
+__all__ = ["read_position", "write_position"]
+
+FORMAT = "unotable-position"
+VERSION = 1
+_REASONS = {"first_card": COLOR_FIRST_CARD, "roulette": COLOR_ROULETTE, "roulette_last": COLOR_ROULETTE_LAST}
+_REASON_NAMES = {v: k for k, v in _REASONS.items()}
+
+
+def _ids(value: Any, what: str) -> list[int]:
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, list):
+        raise RecordError(f"position: {what} must be a list of cards, not {value!r}")
+    try:
+        return [Card.parse(v).id if isinstance(v, str) else Card.from_id(v).id for v in value]
+    except UnoError as exc:
+        raise RecordError(f"position: {what}: {exc}") from None
+
+
+def _names(ids: list[int]) -> list[str]:
+    return [str(Card.from_id(c)) for c in ids]
+
+
+def _seats(value: Any, n: int, what: str) -> list[bool]:
+    if not isinstance(value, list) or not all(isinstance(s, int) and 0 <= s < n for s in value):
+        raise RecordError(f"position: {what} must be a list of seat numbers below {n}, not {value!r}")
+    flags = [False] * n
+    for s in value:
+        flags[s] = True
+    return flags
+
+
+def _int(doc: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = doc.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise RecordError(f"position: {key} must be an int from {low} to {high}, not {value!r}")
+    return value
+
+
+def read_position(doc: Mapping[str, Any]) -> State:
+    """Build a state from a position document; raises :class:`RecordError` when it is not valid."""
+    if not isinstance(doc, Mapping):
+        raise RecordError(f"a position is a JSON object, not {type(doc).__name__}")
+    if doc.get("format", FORMAT) != FORMAT or doc.get("version", VERSION) != VERSION:
+        raise RecordError(f"not a {FORMAT} version {VERSION} document")
+    rules_doc = doc.get("ruleset", "official")
+    try:
+        rules = Ruleset.preset(rules_doc) if isinstance(rules_doc, str) else Ruleset.from_dict(rules_doc)
+    except UnoError as exc:
+        raise RecordError(f"position: ruleset: {exc}") from None
+    hands_doc = doc.get("hands")
+    if not isinstance(hands_doc, list) or not 2 <= len(hands_doc) <= 10:
+        raise RecordError("position: hands must be a list of 2 to 10 hands")
+    n = len(hands_doc)
+    seed = _int(doc, "seed", 0, 0, 2**64)
+    st = State(rules, n, seed)
+    if "rng" in doc:
+        try:
+            st.rng = Rng.from_state(list(doc["rng"]))
+        except (TypeError, ValueError) as exc:
+            raise RecordError(f"position: rng: {exc}") from None
+    st.hands = [_ids(h, f"hand {i}") for i, h in enumerate(hands_doc)]
+    st.discard = _ids(doc.get("discard"), "discard")
+    if not st.discard:
+        raise RecordError("position: the discard pile needs a top card")
+    draw_top_first = _ids(doc.get("draw", []), "draw")
+    st.set_aside = _ids(doc.get("set_aside", []), "set_aside")
+    deck = Counter(rules.composition())
+    listed = Counter(c for h in st.hands for c in h) + Counter(st.discard) + Counter(draw_top_first)
+    listed += Counter(st.set_aside)
+    extra = listed - deck
+    if extra:
+        names = " ".join(_names(sorted(extra.elements())))
+        raise RecordError(f"position: more copies than the deck holds: {names}")
+    rest = sorted((deck - listed).elements())
+    fill = doc.get("fill", "discard")
+    if fill == "discard":
+        st.discard = rest + st.discard
+    elif fill == "draw":
+        draw_top_first = draw_top_first + rest
+    elif fill == "none":
+        if rest:
+            raise RecordError(f"position: {len(rest)} cards of the deck are missing (GEN-5) and fill is none")
+    else:
+        raise RecordError(f"position: fill must be discard, draw or none, not {fill!r}")
+    st.draw = draw_top_first[::-1]
+    color = doc.get("color", "top")
+    if color == "top":
+        st.color = ID_COLOR[st.discard[-1]]
+    elif color is None:
+        st.color = -1
+    else:
+        try:
+            st.color = int(Color.parse(color))
+        except (UnoError, AttributeError):
+            raise RecordError(f"position: color must be R, Y, G, B or null, not {color!r}") from None
+    phase = doc.get("phase", "play")
+    try:
+        st.phase = Phase[str(phase).upper()]
+    except KeyError:
+        raise RecordError(f"position: unknown phase {phase!r}") from None
+    st.active = _int(doc, "active", 0, 0, n - 1)
+    st.dealer = _int(doc, "dealer", 0, 0, n - 1)
+    st.round_no = _int(doc, "round_no", 1, 1, 10**6)
+    direction = doc.get("direction", 1)
+    if direction not in (1, -1):
+        raise RecordError(f"position: direction must be 1 or -1, not {direction!r}")
+    st.direction = direction
+    st.top_player = _int(doc, "top_player", -1, -1, n - 1)
+    st.auto_passes = _int(doc, "auto_passes", 0, 0, n)
+    pending = doc.get("pending")
+    if pending:
+        if not isinstance(pending, Mapping):
+            raise RecordError("position: pending must be {\"total\": N, \"card\": CARD}")
+        st.pending = _int(pending, "total", 0, 0, 1000)
+        st.pending_card = _ids([pending.get("card")], "pending card")[0]
+    drawn = doc.get("drawn")
+    if drawn is not None:
+        st.drawn = _ids([drawn], "drawn")[0]
+        if st.drawn not in st.hands[st.active]:
+            raise RecordError(f"position: the drawn card {drawn} is not in seat {st.active}'s hand")
+    elif st.phase is Phase.PLAY_DRAWN:
+        raise RecordError("position: phase play_drawn needs the drawn card")
+    wd4 = doc.get("wd4")
+    if wd4:
+        st.wd4_player = _int(wd4, "player", -1, -1, n - 1)
+        st.wd4_illegal = bool(wd4.get("illegal", False))
+        st.wd4_hand = _ids(wd4.get("hand", []), "wd4 hand")
+    reason = doc.get("color_for", "first_card")
+    if reason not in _REASONS:
+        raise RecordError(f"position: color_for must be one of {', '.join(_REASONS)}, not {reason!r}")
+    st.color_reason = _REASONS[reason]
+    st.exposed = _seats(doc.get("exposed", []), n, "exposed")
+    st.called = _seats(doc.get("called", []), n, "called")
+    st.caught = _seats(doc.get("caught", []), n, "caught")
+    st.eliminated = _seats(doc.get("eliminated", []), n, "eliminated")
+    st.knocked = _seats(doc.get("knocked_out", []), n, "knocked_out")
+    st.in_round = [not (st.eliminated[s] or st.knocked[s]) for s in range(n)]
+    for key in ("scores", "round_wins"):
+        values = doc.get(key, [0] * n)
+        if not isinstance(values, list) or len(values) != n or not all(isinstance(v, int) for v in values):
+            raise RecordError(f"position: {key} must be a list of {n} ints")
+        setattr(st, key, list(values))
+    st.final_round = bool(doc.get("final_round", False))
+    if st.phase < Phase.ROUND_OVER and not st.in_round[st.active]:
+        raise RecordError(f"position: the active seat {st.active} is not in the round")
+    return st
+
+
+def write_position(st: State) -> dict[str, Any]:
+    """The full position document of a state (see the module docstring)."""
+    n = st.n
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "ruleset": st.rules.to_dict(),
+        "hands": [_names(h) for h in st.hands],
+        "discard": _names(st.discard),
+        "draw": _names(st.draw[::-1]),
+        "fill": "none",
+        "set_aside": _names(st.set_aside),
+        "color": None if st.color < 0 else Color(st.color).letter,
+        "phase": st.phase.name.lower(),
+        "active": st.active,
+        "dealer": st.dealer,
+        "direction": st.direction,
+        "round_no": st.round_no,
+        "top_player": st.top_player,
+        "auto_passes": st.auto_passes,
+        "color_for": _REASON_NAMES[st.color_reason],
+        "exposed": [s for s in range(n) if st.exposed[s]],
+        "called": [s for s in range(n) if st.called[s]],
+        "caught": [s for s in range(n) if st.caught[s]],
+        "eliminated": [s for s in range(n) if st.eliminated[s]],
+        "knocked_out": [s for s in range(n) if st.knocked[s]],
+        "scores": list(st.scores),
+        "round_wins": list(st.round_wins),
+        "final_round": st.final_round,
+        "seed": st.seed,
+        "rng": st.rng.to_state(),
+    }
+    if st.pending_card >= 0:
+        doc["pending"] = {"total": st.pending, "card": str(Card.from_id(st.pending_card))}
+    if st.drawn >= 0:
+        doc["drawn"] = str(Card.from_id(st.drawn))
+    if st.wd4_player >= 0:
+        doc["wd4"] = {"player": st.wd4_player, "illegal": st.wd4_illegal, "hand": _names(st.wd4_hand)}
+    return doc
