@@ -25,7 +25,7 @@ True
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from unotable.cards import Card, Color
@@ -76,10 +76,13 @@ class Play(_Base):
     color: Color | None = None
     target: int | None = None
     uno: bool = False
+    cid: int = field(init=False, repr=False, compare=False, hash=False)
+    """The card's compact id (for the engine's fast path)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.card, Card):
             raise InvalidActionError(f"Play needs a Card, not {self.card!r}")
+        object.__setattr__(self, "cid", self.card.id)
         if self.color is not None and not isinstance(self.color, Color):
             raise InvalidActionError(f"a named color must be a Color, not {self.color!r}")
         if self.color is not None and not self.card.is_wild:

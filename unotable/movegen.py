@@ -36,7 +36,7 @@ from unotable.cards import (
     Color,
     Rank,
 )
-from unotable.rules import Stacking, SwapLastCard, Wd4Rule
+from unotable.rules import Stacking, SwapLastCard
 from unotable.state import COLOR_FIRST_CARD, Phase, State
 
 __all__ = [
@@ -102,7 +102,7 @@ def playable(st: State, card: int, hand: list[int]) -> bool:
     """CL-TURN-2 outside a response phase: may ``card`` (held in ``hand``) be played on the top card?"""
     col = ID_COLOR[card]
     if col < 0:
-        if card == WILD_DRAW_FOUR and st.rules.wd4_rule is Wd4Rule.STRICT and not st.rules.is_no_mercy:
+        if card == WILD_DRAW_FOUR and st.flags.strict_wd4:
             return wd4_is_legal(hand, st.color)
         return True
     if col == st.color:
@@ -229,19 +229,65 @@ def add_plays(st: State, seat: int, card: int, out: list[Action]) -> None:
                 out.append(play_action(card, color, target, True))
 
 
+_FAST: dict[tuple[int, int], tuple[Play, ...]] = {}
+
+
+def _fast_plays(card: int, size: int) -> tuple[Play, ...]:
+    """The plays of a card that needs no target and leaves ``size - 1`` cards, as add_plays makes them."""
+    key = (card, size if size < 3 else 3)
+    plays = _FAST.get(key)
+    if plays is None:
+        if ID_COLOR[card] >= 0 or card == WILD_COLOR_ROULETTE:
+            colors = _NO_COLORS
+        else:
+            colors = _LAST_WILD_COLORS if size == 1 else _WILD_COLORS
+        items: list[Play] = []
+        for color in colors:
+            items.append(play_action(card, color, None, False))
+            if size == 2:
+                items.append(play_action(card, color, None, True))
+        plays = _FAST[key] = tuple(items)
+    return plays
+
+
+def _turn_plays(st: State, seat: int, hand: list[int], out: list[Action]) -> None:
+    """CL-TURN-2: every play of the active seat in a normal turn (the hot path of every game)."""
+    color = st.color
+    top = st.discard[-1]
+    trank = ID_RANK[top] if ID_COLOR[top] >= 0 else -1
+    simple = st.flags.simple
+    strict = st.flags.strict_wd4
+    size = len(hand)
+    seen: list[int] = []
+    for c in hand:
+        if c in seen:
+            continue
+        col = ID_COLOR[c]
+        if col >= 0:
+            if col != color and ID_RANK[c] != trank:
+                continue
+        elif strict and c == WILD_DRAW_FOUR and not wd4_is_legal(hand, color):
+            continue
+        seen.append(c)
+        if simple[c]:
+            out.extend(_fast_plays(c, size))
+        else:
+            add_plays(st, seat, c, out)
+
+
 def out_of_turn(st: State, seat: int, out: list[Action]) -> None:
     """Calls and catches (CL-UNO-2, CL-UNO-5) and jump-ins (HOUSE-6) open to ``seat`` now."""
     hand = st.hands[seat]
     if len(hand) == 1 and not st.called[seat]:
         out.append(_CALL)
-    r = st.rules
-    if r.uno_penalty > 0:
-        exposed = st.exposed
+    f = st.flags
+    exposed = st.exposed
+    if f.uno_penalty > 0 and True in exposed:
         for t in range(st.n):
             if exposed[t] and t != seat and st.in_round[t]:
                 out.append(_CATCHES[t])
     if (
-        r.jump_in
+        f.jump_in
         and seat != st.active
         and seat != st.top_player
         and (st.phase is Phase.PLAY or st.phase is Phase.PLAY_DRAWN)
@@ -260,13 +306,8 @@ def legal_actions(st: State, seat: int) -> list[Action]:
     if seat == st.active:
         hand = st.hands[seat]
         if phase is Phase.PLAY:
-            seen: list[int] = []
-            for c in hand:
-                if c not in seen:
-                    seen.append(c)
-                    if playable(st, c, hand):
-                        add_plays(st, seat, c, out)
-            if can_draw(st) and (not out or st.rules.may_draw_with_playable):
+            _turn_plays(st, seat, hand, out)
+            if (st.draw or can_draw(st)) and (not out or st.flags.may_draw):
                 out.append(_DRAW)
         elif phase is Phase.PLAY_DRAWN:
             card = st.drawn

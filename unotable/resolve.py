@@ -44,7 +44,6 @@ from unotable.cards import (
     Color,
     Rank,
 )
-from unotable.decks import deck_ids
 from unotable.events import (
     CardPlayed,
     Caught,
@@ -153,7 +152,7 @@ def _take(st: State, ev: Ev) -> int:
 def _draw_n(st: State, seat: int, count: int, reason: str, ev: Ev) -> int:
     """``seat`` draws up to ``count`` cards (CL-DRAW-6), stopping at a knock-out (NM-14)."""
     hand = st.hands[seat]
-    limit = st.rules.mercy_limit
+    limit = st.flags.mercy_limit
     got: list[int] = []
     knocked = False
     for _ in range(count):
@@ -341,19 +340,24 @@ def _choose_dealer(st: State, ev: Ev) -> None:
     if r.dealer_selection is DealerSelection.SEAT0:
         st.dealer = 0
         return
-    deck = deck_ids(r.deck, r.custom_count)
-    pile = deck[:]
-    st.rng.shuffle(pile)
+    # The deck is shuffled lazily: each card taken is the next Fisher-Yates step from the end,
+    # so the cards drawn are exactly those a full Rng.shuffle would put on top, in order.
+    below = st.rng.below
+    pile = list(st.flags.deck)
+    i = len(pile) - 1
     draws: list[tuple[int, Card]] = []
     contenders = list(range(st.n))
     while len(contenders) > 1:
         best = -1
         counts: dict[int, int] = {}
         for s in contenders:
-            if not pile:
-                pile = deck[:]
-                st.rng.shuffle(pile)
-            c = pile.pop()
+            if i < 0:  # every card taken: reshuffle them all and continue
+                pile = list(st.flags.deck)
+                i = len(pile) - 1
+            j = below(i + 1)
+            pile[i], pile[j] = pile[j], pile[i]
+            c = pile[i]
+            i -= 1
             draws.append((s, _card(c)))
             counts[s] = ID_RANK[c] if ID_IS_NUMBER[c] else 0
             best = max(best, counts[s])
@@ -381,6 +385,7 @@ def _start_round(st: State, ev: Ev) -> None:
     r = st.rules
     n = st.n
     st.round_no += 1
+    st.phase = _PLAY
     st.in_round = [not e for e in st.eliminated]
     st.knocked = [False] * n
     st.exposed = [False] * n
@@ -398,7 +403,7 @@ def _start_round(st: State, ev: Ev) -> None:
     st.wd4_hand = []
     st.auto_passes = 0
     st.last_round = None
-    deck = deck_ids(r.deck, r.custom_count)
+    deck = list(st.flags.deck)
     st.rng.shuffle(deck)
     order = []
     s = st.dealer
@@ -493,10 +498,9 @@ def apply(st: State, seat: int, action: Action, ev: Ev) -> None:
 
 
 def _play(st: State, p: int, action: Play, ev: Ev) -> None:
-    c = action.card.id
+    c = action.cid
     color = action.color
     target = action.target
-    r = st.rules
     hand = st.hands[p]
     responding = st.phase is Phase.RESPOND
     jump = p != st.active
@@ -504,7 +508,7 @@ def _play(st: State, p: int, action: Play, ev: Ev) -> None:
     if jump:  # HOUSE-7: the jumper's turn now; the active seat loses its turn
         st.active = p
         st.phase = _PLAY
-    is_wd4 = c == WILD_DRAW_FOUR and not r.is_no_mercy
+    is_wd4 = c == WILD_DRAW_FOUR and not st.flags.nm
     if is_wd4:  # CL-ACT-6: the verdict is recorded with the play
         st.wd4_illegal = not wd4_is_legal(hand, st.color)
         st.wd4_player = p
@@ -669,9 +673,8 @@ def _last_card(st: State, p: int, c: int, target: int | None, responding: bool, 
 def _draw_action(st: State, s: int, ev: Ev) -> None:
     """CL-DRAW-1 to CL-DRAW-4, NM-4: draw one card, or until a playable one."""
     _turn_action(st)
-    r = st.rules
     hand = st.hands[s]
-    limit = r.mercy_limit
+    limit = st.flags.mercy_limit
     got: list[int] = []
     knocked = False
     last = -1
@@ -687,7 +690,7 @@ def _draw_action(st: State, s: int, ev: Ev) -> None:
         if playable(st, c, hand):
             last = c
             break
-        if not r.draw_until_playable:
+        if not st.flags.draw_until_playable:
             break
     st.auto_passes = 0
     _hand_changed(st, s)

@@ -45,6 +45,71 @@ COLOR_ROULETTE_LAST = 2  # the Roulette was its player's last card (CL-END-7)
 STACK_CODES = {Stacking.NONE: 0, Stacking.SAME_KIND: 1, Stacking.PLUS4_ON_PLUS2: 2, Stacking.BY_VALUE: 3}
 
 
+class Flags:
+    """The ruleset compiled into plain attributes for the hot paths (one shared, immutable object)."""
+
+    __slots__ = (
+        "challenge",
+        "deck",
+        "draw_until_playable",
+        "force_play",
+        "jump_in",
+        "may_draw",
+        "mercy_limit",
+        "nm",
+        "seven_zero",
+        "simple",
+        "strict_wd4",
+        "uno_penalty",
+    )
+
+    def __init__(self, rules: Ruleset) -> None:
+        from unotable.cards import (
+            ID_COLOR,
+            ID_IS_NUMBER,
+            ID_RANK,
+            NUM_CARD_IDS,
+            WILD_COLOR_ROULETTE,
+            WILD_SHUFFLE_HANDS,
+            WILD_SWAP_HANDS,
+            Rank,
+        )
+        from unotable.rules import Wd4Rule
+
+        self.nm = rules.is_no_mercy
+        self.challenge = rules.challenge_enabled
+        self.strict_wd4 = rules.wd4_rule is Wd4Rule.STRICT and not self.nm
+        self.seven_zero = rules.seven_zero
+        self.jump_in = rules.jump_in
+        self.may_draw = rules.may_draw_with_playable
+        self.draw_until_playable = rules.draw_until_playable
+        self.force_play = rules.force_play
+        self.mercy_limit = rules.mercy_limit
+        self.uno_penalty = rules.uno_penalty
+        self.deck: tuple[int, ...] = tuple(rules.deck_ids())
+        special = {WILD_SWAP_HANDS, WILD_SHUFFLE_HANDS, WILD_COLOR_ROULETTE}
+
+        def simple(c: int) -> bool:
+            if ID_COLOR[c] < 0:
+                return c not in special
+            if ID_RANK[c] == Rank.DISCARD_ALL:
+                return False
+            return not (self.seven_zero and ID_IS_NUMBER[c] and ID_RANK[c] in (0, 7))
+
+        self.simple: tuple[bool, ...] = tuple(simple(c) for c in range(NUM_CARD_IDS))
+        """Cards whose play leaves ``len(hand) - 1`` cards and needs no target."""
+
+
+_FLAGS: dict[Ruleset, Flags] = {}
+
+
+def flags_for(rules: Ruleset) -> Flags:
+    f = _FLAGS.get(rules)
+    if f is None:
+        f = _FLAGS[rules] = Flags(rules)
+    return f
+
+
 class State:
     """Everything about a game in progress, in compact form."""
 
@@ -63,6 +128,7 @@ class State:
         "eliminated",
         "exposed",
         "final_round",
+        "flags",
         "fresh",
         "hands",
         "in_round",
@@ -89,6 +155,7 @@ class State:
 
     def __init__(self, rules: Ruleset, n: int, seed: int) -> None:
         self.rules = rules
+        self.flags = flags_for(rules)
         self.n = n
         self.seed = seed
         self.rng = Rng(seed)
@@ -129,6 +196,7 @@ class State:
         """A deep copy that shares nothing mutable with this state."""
         other = State.__new__(State)
         other.rules = self.rules
+        other.flags = self.flags
         other.n = self.n
         other.seed = self.seed
         other.rng = self.rng.copy()
