@@ -36,7 +36,7 @@ from unotable.cards import (
     Color,
     Rank,
 )
-from unotable.rules import Stacking, SwapLastCard
+from unotable.rules import ShuffleLastCard, Stacking, SwapLastCard
 from unotable.state import COLOR_FIRST_CARD, Phase, State
 
 __all__ = [
@@ -213,8 +213,12 @@ def add_plays(st: State, seat: int, card: int, out: list[Action]) -> None:
     last = len(st.hands[seat]) == 1
     if ID_COLOR[card] >= 0 or card == WILD_COLOR_ROULETTE:
         colors = _NO_COLORS
+    elif last and not (
+        card == WILD_SHUFFLE_HANDS and st.rules.shuffle_hands_last_card is ShuffleLastCard.SHUFFLE
+    ):
+        colors = _LAST_WILD_COLORS  # CL-END-3 (a last Shuffle Hands may not end the round: it names one)
     else:
-        colors = _LAST_WILD_COLORS if last else _WILD_COLORS
+        colors = _WILD_COLORS
     if _needs_target(st, card):
         others: list[int | None] = [s for s in range(st.n) if s != seat and st.in_round[s]]
         optional = last and (card != WILD_SWAP_HANDS or st.rules.swap_hands_last_card is SwapLastCard.WIN)
