@@ -344,6 +344,9 @@ def legal_actions(st: State, seat: int) -> list[Action]:
                             out.append(choose_action(color, t))
                 else:
                     out.append(choose_action(color, None))
-    out_of_turn(st, seat, out)
+    hand = st.hands[seat]
+    f = st.flags
+    if len(hand) == 1 or f.jump_in or (f.uno_penalty and True in st.exposed):
+        out_of_turn(st, seat, out)
     return out
 

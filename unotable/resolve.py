@@ -228,6 +228,9 @@ def _begin_turn(st: State, seat: int, ev: Ev) -> None:
     """Make ``seat`` active for a normal turn; CL-DRAW-7 automatic passes; CL-DRAW-8 blocked round."""
     st.drawn = -1
     st.phase = _PLAY
+    if st.draw:
+        st.active = seat
+        return
     while True:
         st.active = seat
         if st.draw or can_draw(st) or has_playable(st, seat):
@@ -504,7 +507,8 @@ def _play(st: State, p: int, action: Play, ev: Ev) -> None:
     hand = st.hands[p]
     responding = st.phase is Phase.RESPOND
     jump = p != st.active
-    _turn_action(st)
+    if True in st.exposed or True in st.caught:
+        _turn_action(st)
     if jump:  # HOUSE-7: the jumper's turn now; the active seat loses its turn
         st.active = p
         st.phase = _PLAY
@@ -513,7 +517,9 @@ def _play(st: State, p: int, action: Play, ev: Ev) -> None:
         st.wd4_illegal = not wd4_is_legal(hand, st.color)
         st.wd4_player = p
     hand.remove(c)
-    _hand_changed(st, p)
+    st.called[p] = False  # _hand_changed, inlined on the hot path
+    st.exposed[p] = False
+    st.fresh[p] = True
     st.discard.append(c)
     st.top_player = p
     st.drawn = -1
@@ -537,8 +543,11 @@ def _play(st: State, p: int, action: Play, ev: Ev) -> None:
 
 def _effect(st: State, p: int, c: int, target: int | None, ev: Ev) -> None:
     """CL-ACT, HOUSE-9/10 and NM effects of a card that is not its player's last."""
-    r = st.rules
     rank = ID_RANK[c]
+    if rank <= 9 and not st.flags.seven_zero:  # a plain number card: the common case
+        _begin_turn(st, st.next_seat(p), ev)
+        return
+    r = st.rules
     nxt: int
     if ID_IS_NUMBER[c]:
         if r.seven_zero and rank == 7 and target is not None:

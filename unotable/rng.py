@@ -45,9 +45,15 @@ class Rng:
 
     def shuffle(self, cards: list[int]) -> None:
         """Shuffle ``cards`` in place (Fisher-Yates, from the end)."""
-        bits = self._mt.getrandbits
-        for i in range(len(cards) - 1, 0, -1):
-            j = (bits(64) * (i + 1)) >> 64
+        n = len(cards)
+        if n < 2:
+            return
+        # One call for all n - 1 outputs: getrandbits(64 * k) is k 64-bit outputs, least
+        # significant first, exactly as k calls of getrandbits(64) would give them.
+        words = memoryview(self._mt.getrandbits(64 * (n - 1)).to_bytes(8 * (n - 1), "little")).cast("Q")
+        for k, word in enumerate(words):
+            i = n - 1 - k
+            j = (word * (i + 1)) >> 64
             cards[i], cards[j] = cards[j], cards[i]
 
     def copy(self) -> Rng:
