@@ -22,7 +22,19 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
 from unotable import movegen
-from unotable.actions import CALL_UNO, Action, Catch, Play, parse_action
+from unotable.actions import (
+    CALL_UNO,
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Pass,
+    Play,
+    parse_action,
+)
 from unotable.cards import ID_COLOR, ID_IS_WILD, WILD_COLOR_ROULETTE, Card, Color
 from unotable.errors import IllegalActionError, InvalidActionError, NotYourTurnError, RulesetError, UnoError
 from unotable.events import Event
@@ -81,6 +93,8 @@ class LegalActions(Sequence[Action]):
     def __repr__(self) -> str:
         return f"<LegalActions [{', '.join(str(a) for a in self._items)}]>"
 
+
+_ACTION_TYPES = (Play, Draw, Pass, Accept, Challenge, ChooseColor, CallUno, Catch)
 
 _PHASE_WORDS = {
     Phase.PLAY: "awaiting a play or a draw",
@@ -298,6 +312,8 @@ class Game:
         st = self._st
         if isinstance(action, str):
             action = parse_action(action)
+        elif not isinstance(action, _ACTION_TYPES):
+            raise InvalidActionError(f"{action!r} is not an action (an Action or its notation)")
         if seat is None:
             seat = st.active
         self._check_seat(seat)
@@ -343,8 +359,8 @@ class Game:
         """CL-UNO-3, CL-UNO-6: a false call or catch that the ruleset punishes instead of rejecting."""
         st = self._st
         r = st.rules
-        if not st.in_round[seat]:
-            return False
+        if not st.in_round[seat] or not st.hands[seat]:
+            return False  # out of the round, or its last card is down (CL-END-7: a Roulette resolving)
         if action.kind == CALL_UNO:
             return r.false_uno_penalty > 0 and len(st.hands[seat]) != 1 and not st.called[seat]
         if isinstance(action, Catch):
