@@ -184,15 +184,16 @@ def result_size(st: State, seat: int, card: int, target: int | None) -> int:
     """How many cards ``seat`` holds once this play has resolved (for the UNO flag, CL-UNO-3)."""
     hand = st.hands[seat]
     left = len(hand) - 1
+    r = st.rules
+    if card == WILD_SHUFFLE_HANDS and (left or r.shuffle_hands_last_card is ShuffleLastCard.SHUFFLE):
+        # CL-ACT-16, CL-END-6: dealt from next(player) with the player last, even for its last card
+        total = sum(len(st.hands[s]) for s in range(st.n) if st.in_round[s]) - 1
+        return total // st.seats_in_round()
     if left == 0:
         return 0
     rank = ID_RANK[card]
-    r = st.rules
     if card == WILD_SWAP_HANDS:
         return len(st.hands[target]) if target is not None else left
-    if card == WILD_SHUFFLE_HANDS:
-        total = sum(len(st.hands[s]) for s in range(st.n) if st.in_round[s]) - 1
-        return total // st.seats_in_round()
     if rank == _DISCARD_ALL:
         col = ID_COLOR[card]
         return left - (sum(1 for c in hand if ID_COLOR[c] == col) - 1)
