@@ -28,6 +28,7 @@ from unotable.cards import (
     ID_DRAW_VALUE,
     ID_IS_NUMBER,
     ID_RANK,
+    NUM_CARD_IDS,
     WILD_COLOR_ROULETTE,
     WILD_DRAW_FOUR,
     WILD_SHUFFLE_HANDS,
@@ -57,6 +58,10 @@ _COLORS = tuple(Color)
 _NO_COLORS: tuple[Color | None, ...] = (None,)
 _WILD_COLORS: tuple[Color | None, ...] = tuple(Color)
 _LAST_WILD_COLORS: tuple[Color | None, ...] = (None, *Color)
+
+_PLAY = Phase.PLAY
+_PLAY_DRAWN = Phase.PLAY_DRAWN
+_ROUND_OVER = Phase.ROUND_OVER
 
 _DRAW = Draw()
 _PASS = Pass()
@@ -124,11 +129,12 @@ def has_playable(st: State, seat: int) -> bool:
 def response_allowed(st: State, card: int) -> bool:
     """CL-ACT-8: does the ruleset allow any response to a penalty from draw card ``card``?"""
     r = st.rules
-    if card == WILD_DRAW_FOUR and r.challenge_enabled:
+    f = st.flags  # f.challenge is r.challenge_enabled and f.nm is r.is_no_mercy, without the properties
+    if card == WILD_DRAW_FOUR and f.challenge:
         return True
     if r.stacking is not Stacking.NONE:
         return True
-    if not r.is_no_mercy:
+    if not f.nm:
         if r.bounce_draw_two and ID_RANK[card] == _DRAW_TWO:
             return True
         if r.defend_wd4_with_draw_two and card == WILD_DRAW_FOUR:
@@ -158,6 +164,8 @@ def response_cards(st: State, seat: int) -> list[int]:
     defend = (
         r.defend_wd4_with_draw_two and not r.is_no_mercy and pc == WILD_DRAW_FOUR and st.discard[-1] == pc
     )
+    if stacking is Stacking.NONE and not bounce and not defend:
+        return out  # nothing can answer (can_stack is False for every card without stacking)
     for c in st.hands[seat]:
         if c in out:
             continue
@@ -255,8 +263,35 @@ def _fast_plays(card: int, size: int) -> tuple[Play, ...]:
     return plays
 
 
+def _turn_table(st: State, key: int) -> tuple[tuple[Play, ...] | None, ...]:
+    """The plays of each card id in a normal turn for one (color, top rank, hand size class), as
+    :func:`_turn_plays` makes them: ``()`` for a card that cannot be played, ``None`` for one whose
+    plays depend on more than these (a target, a strict Wild Draw Four): those take the slow path."""
+    f = st.flags
+    table: tuple[tuple[Play, ...] | None, ...] | None = f.turn_tables[key]
+    if table is None:
+        size = key & 3
+        trank = (key >> 2) % 17 - 1
+        color = (key >> 2) // 17 - 1
+        row: list[tuple[Play, ...] | None] = []
+        for c in range(NUM_CARD_IDS):
+            col = ID_COLOR[c]
+            if col >= 0 and col != color and ID_RANK[c] != trank:
+                row.append(())
+            elif not f.simple[c] or (f.strict_wd4 and c == WILD_DRAW_FOUR):
+                row.append(None)
+            else:
+                row.append(_fast_plays(c, size))
+        table = f.turn_tables[key] = tuple(row)
+    return table
+
+
+# The top rank of each card id for matching: its rank if colored, -1 for a wild (matches nothing).
+_TOP_RANK_KEY = tuple(((ID_RANK[c] if ID_COLOR[c] >= 0 else -1) + 1) * 4 for c in range(NUM_CARD_IDS))
+
+
 def _turn_plays(st: State, seat: int, hand: list[int], out: list[Action]) -> None:
-    """CL-TURN-2: every play of the active seat in a normal turn (the hot path of every game)."""
+    """CL-TURN-2: every play of the active seat in a normal turn (the slow path of legal_actions)."""
     color = st.color
     top = st.discard[-1]
     trank = ID_RANK[top] if ID_COLOR[top] >= 0 else -1
@@ -305,20 +340,49 @@ def out_of_turn(st: State, seat: int, out: list[Action]) -> None:
 def legal_actions(st: State, seat: int) -> list[Action]:
     """Every legal action of ``seat`` now, in a stable order: turn actions first, then the rest."""
     phase = st.phase
-    if phase >= Phase.ROUND_OVER or not st.in_round[seat]:
+    if phase >= _ROUND_OVER or not st.in_round[seat]:
         return []
-    out: list[Action] = []
+    f = st.flags
+    hand = st.hands[seat]
+    out: list[Action]
     if seat == st.active:
-        hand = st.hands[seat]
-        if phase is Phase.PLAY:
-            _turn_plays(st, seat, hand, out)
-            if (st.draw or can_draw(st)) and (not out or st.flags.may_draw):
+        if phase is _PLAY:
+            # The hot path of every game (_turn_plays, inlined): the plays of each distinct card
+            # come from a table for this color, top rank and hand size; a card whose plays need
+            # more (a target, a strict Wild Draw Four) has None there and sends the whole turn to
+            # the card-by-card path, which gives the same list.
+            size = len(hand)
+            key = (st.color + 1) * 68 + _TOP_RANK_KEY[st.discard[-1]] + (size if size < 3 else 3)
+            table = f.turn_tables[key] or _turn_table(st, key)
+            out = []
+            seen: list[int] | None = None  # the distinct playable cards so far, once there are some
+            for c in hand:
+                plays = table[c]
+                if plays:
+                    if seen is None:
+                        seen = [c]
+                        out += plays
+                    elif c not in seen:
+                        seen.append(c)
+                        out += plays
+                elif plays is None:
+                    out = []
+                    _turn_plays(st, seat, hand, out)
+                    break
+            if (st.draw or can_draw(st)) and (not out or f.may_draw):
                 out.append(_DRAW)
-        elif phase is Phase.PLAY_DRAWN:
+            if size == 1 or f.jump_in or (f.uno_penalty and True in st.exposed):
+                out_of_turn(st, seat, out)
+            return out
+        out = []
+        if phase is _PLAY_DRAWN:
             card = st.drawn
-            add_plays(st, seat, card, out)
-            if not st.rules.force_play or (
-                card == WILD_DRAW_FOUR and st.rules.challenge_enabled and not wd4_is_legal(hand, st.color)
+            if f.simple[card]:
+                out.extend(_fast_plays(card, len(hand)))  # as add_plays makes them (see _turn_plays)
+            else:
+                add_plays(st, seat, card, out)
+            if not f.force_play or (
+                card == WILD_DRAW_FOUR and f.challenge and not wd4_is_legal(hand, st.color)
             ):
                 out.append(_PASS)
         elif phase is Phase.RESPOND:
@@ -327,7 +391,7 @@ def legal_actions(st: State, seat: int) -> list[Action]:
                 st.pending_card == WILD_DRAW_FOUR
                 and st.discard[-1] == WILD_DRAW_FOUR
                 and st.wd4_player >= 0
-                and st.rules.challenge_enabled
+                and f.challenge
             ):
                 out.append(_CHALLENGE)
             for c in response_cards(st, seat):
@@ -345,8 +409,8 @@ def legal_actions(st: State, seat: int) -> list[Action]:
                             out.append(choose_action(color, t))
                 else:
                     out.append(choose_action(color, None))
-    hand = st.hands[seat]
-    f = st.flags
+    else:
+        out = []
     if len(hand) == 1 or f.jump_in or (f.uno_penalty and True in st.exposed):
         out_of_turn(st, seat, out)
     return out

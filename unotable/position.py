@@ -28,6 +28,7 @@ Fields (``Game.to_position()`` writes them all; ``Game.from_position()`` needs o
 | ``final_round`` | the last round of an elimination match (SCORE-6) | false |
 | ``auto_passes`` | automatic passes in a row so far (CL-DRAW-8) | 0 |
 | ``seed`` / ``rng`` | the seed for future shuffles, or the exact RNG state | seed 0 |
+| ``match_winners``, ``match_reason`` | in ``match_over``: the outcome | none |
 
 ``fill``: ``"discard"`` puts the deck's cards that the position does not list under the listed
 discard pile, in card order; ``"draw"`` puts them under the listed draw pile; ``"none"`` requires
@@ -76,7 +77,9 @@ def _names(ids: list[int]) -> list[str]:
 
 
 def _seats(value: Any, n: int, what: str) -> list[bool]:
-    if not isinstance(value, list) or not all(isinstance(s, int) and 0 <= s < n for s in value):
+    if not isinstance(value, list) or not all(
+        isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in value
+    ):
         raise RecordError(f"position: {what} must be a list of seat numbers below {n}, not {value!r}")
     flags = [False] * n
     for s in value:
@@ -157,7 +160,7 @@ def read_position(doc: Mapping[str, Any]) -> State:
     st.dealer = _int(doc, "dealer", 0, 0, n - 1)
     st.round_no = _int(doc, "round_no", 1, 1, 10**6)
     direction = doc.get("direction", 1)
-    if direction not in (1, -1):
+    if isinstance(direction, bool) or direction not in (1, -1):
         raise RecordError(f"position: direction must be 1 or -1, not {direction!r}")
     st.direction = direction
     st.top_player = _int(doc, "top_player", -1, -1, n - 1)
@@ -176,12 +179,14 @@ def read_position(doc: Mapping[str, Any]) -> State:
     elif st.phase is Phase.PLAY_DRAWN:
         raise RecordError("position: phase play_drawn needs the drawn card")
     wd4 = doc.get("wd4")
+    if wd4 is not None and not isinstance(wd4, Mapping):
+        raise RecordError("position: wd4 must be {\"player\": N, \"illegal\": BOOL, \"hand\": [CARDS]}")
     if wd4:
         st.wd4_player = _int(wd4, "player", -1, -1, n - 1)
         st.wd4_illegal = bool(wd4.get("illegal", False))
         st.wd4_hand = _ids(wd4.get("hand", []), "wd4 hand")
     reason = doc.get("color_for", "first_card")
-    if reason not in _REASONS:
+    if not isinstance(reason, str) or reason not in _REASONS:
         raise RecordError(f"position: color_for must be one of {', '.join(_REASONS)}, not {reason!r}")
     st.color_reason = _REASONS[reason]
     st.exposed = _seats(doc.get("exposed", []), n, "exposed")
@@ -196,6 +201,13 @@ def read_position(doc: Mapping[str, Any]) -> State:
             raise RecordError(f"position: {key} must be a list of {n} ints")
         setattr(st, key, list(values))
     st.final_round = bool(doc.get("final_round", False))
+    winners = doc.get("match_winners", [])
+    if winners:
+        if st.phase is not Phase.MATCH_OVER:
+            raise RecordError("position: match_winners belong to a position in phase match_over")
+        flags = _seats(winners, n, "match_winners")
+        st.match_winners = tuple(s for s in range(n) if flags[s])
+        st.match_reason = str(doc.get("match_reason", ""))
     if st.phase < Phase.ROUND_OVER and not st.in_round[st.active]:
         raise RecordError(f"position: the active seat {st.active} is not in the round")
     return st
@@ -237,6 +249,9 @@ def write_position(st: State) -> dict[str, Any]:
         doc["pending"] = {"total": st.pending, "card": str(Card.from_id(st.pending_card))}
     if st.drawn >= 0:
         doc["drawn"] = str(Card.from_id(st.drawn))
+    if st.match_winners:
+        doc["match_winners"] = list(st.match_winners)
+        doc["match_reason"] = st.match_reason
     if st.wd4_player >= 0:
         doc["wd4"] = {"player": st.wd4_player, "illegal": st.wd4_illegal, "hand": _names(st.wd4_hand)}
     return doc

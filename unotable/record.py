@@ -40,11 +40,13 @@ class Record:
     seats: int
     seed: int
     actions: tuple[tuple[int, Action], ...]
+    rounds: int = 0
+    """The rounds dealt when the record was taken (0: as many as the actions need)."""
 
     @classmethod
     def from_game(cls, game: Game) -> Record:
         st = game.state
-        return cls(st.rules, st.n, st.seed, tuple(game.actions))
+        return cls(st.rules, st.n, st.seed, tuple(game.actions), st.round_no)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -54,6 +56,7 @@ class Record:
             "seats": self.seats,
             "seed": self.seed,
             "actions": [[seat, str(action)] for seat, action in self.actions],
+            "rounds": self.rounds,
         }
 
     def to_json(self, indent: int | None = None) -> str:
@@ -74,17 +77,19 @@ class Record:
             raise RecordError(f"record: missing field {exc}") from None
         except UnoError as exc:
             raise RecordError(f"record: ruleset: {exc}") from None
-        if not isinstance(seats, int) or not isinstance(seed, int) or not isinstance(raw, list):
-            raise RecordError("record: seats and seed are ints and actions a list")
+        rounds = doc.get("rounds", 0)
+        ints = (seats, seed, rounds)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in ints) or not isinstance(raw, list):
+            raise RecordError("record: seats, seed and rounds are ints and actions a list")
         actions: list[tuple[int, Action]] = []
         for i, item in enumerate(raw):
-            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
+            if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is int):
                 raise RecordError(f"record: action {i} must be [seat, notation], not {item!r}")
             try:
                 actions.append((item[0], parse_action(item[1])))
             except UnoError as exc:
                 raise RecordError(f"record: action {i}: {exc}") from None
-        return cls(rules, seats, seed, tuple(actions))
+        return cls(rules, seats, seed, tuple(actions), rounds)
 
     @classmethod
     def from_json(cls, text: str) -> Record:
@@ -109,4 +114,6 @@ def replay(record: Record, *, events: bool = True) -> Game:
             game.play(action, seat)
         except UnoError as exc:
             raise RecordError(f"record: action {i} ({seat}, {action}) does not replay: {exc}") from None
+    while game.round_no < record.rounds and game.phase is Phase.ROUND_OVER:
+        game.next_round()
     return game

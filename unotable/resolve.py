@@ -79,7 +79,15 @@ from unotable.events import (
 from unotable.movegen import can_draw, can_stack, has_playable, playable, response_allowed, wd4_is_legal
 from unotable.rules import CustomEffect, DealerSelection, FirstCardWild, ShuffleLastCard, SwapLastCard
 from unotable.scoring import score_round
-from unotable.state import COLOR_FIRST_CARD, COLOR_ROULETTE, COLOR_ROULETTE_LAST, Phase, State
+from unotable.state import (
+    COLOR_FIRST_CARD,
+    COLOR_ROULETTE,
+    COLOR_ROULETTE_LAST,
+    STEP_REVERSE,
+    STEP_SKIP,
+    Phase,
+    State,
+)
 
 __all__ = ["apply", "next_round", "settle", "start_match"]
 
@@ -92,7 +100,12 @@ _SKIP_EVERYONE = int(Rank.SKIP_EVERYONE)
 _DISCARD_ALL = int(Rank.DISCARD_ALL)
 _card = Card.from_id
 _PLAY = Phase.PLAY
+_RESPOND = Phase.RESPOND
 _ROUND_OVER = Phase.ROUND_OVER
+
+
+# SET-2: the value of a card taken to choose the dealer (numbers count their rank, others 0)
+_DEAL_VALUE = tuple(ID_RANK[c] if ID_IS_NUMBER[c] else 0 for c in range(len(ID_RANK)))
 
 
 def _cards(ids: list[int]) -> tuple[Card, ...]:
@@ -346,28 +359,31 @@ def _choose_dealer(st: State, ev: Ev) -> None:
     # The deck is shuffled lazily: each card taken is the next Fisher-Yates step from the end,
     # so the cards drawn are exactly those a full Rng.shuffle would put on top, in order.
     below = st.rng.below
-    pile = list(st.flags.deck)
+    deck = st.flags.deck
+    pile = list(deck)
     i = len(pile) - 1
-    draws: list[tuple[int, Card]] = []
+    draws: list[tuple[int, int]] = []
     contenders = list(range(st.n))
     while len(contenders) > 1:
         best = -1
-        counts: dict[int, int] = {}
+        values: list[int] = []
         for s in contenders:
             if i < 0:  # every card taken: reshuffle them all and continue
-                pile = list(st.flags.deck)
+                pile = list(deck)
                 i = len(pile) - 1
             j = below(i + 1)
-            pile[i], pile[j] = pile[j], pile[i]
-            c = pile[i]
+            c = pile[j]  # the swap of positions i and j; position i is never read again
+            pile[j] = pile[i]
             i -= 1
-            draws.append((s, _card(c)))
-            counts[s] = ID_RANK[c] if ID_IS_NUMBER[c] else 0
-            best = max(best, counts[s])
-        contenders = [s for s in contenders if counts[s] == best]
+            draws.append((s, c))
+            value = _DEAL_VALUE[c]
+            values.append(value)
+            if value > best:
+                best = value
+        contenders = [s for s, value in zip(contenders, values, strict=True) if value == best]
     st.dealer = contenders[0]
     if ev is not None:
-        ev.append(DealerChosen(tuple(draws), st.dealer))
+        ev.append(DealerChosen(tuple((s, _card(c)) for s, c in draws), st.dealer))
 
 
 def start_match(st: State, ev: Ev) -> None:
@@ -415,9 +431,17 @@ def _start_round(st: State, ev: Ev) -> None:
         if st.in_round[s]:
             order.append(s)
     hands: list[list[int]] = [[] for _ in range(n)]
-    for _ in range(7):  # SET-4
-        for s in order:
-            hands[s].append(deck.pop())
+    m = len(order)
+    top = len(deck) - 1
+    if top + 1 >= 7 * m:  # SET-4: seven rounds of one card each from the top (the end), with slices
+        for k, s in enumerate(order):
+            stop = top - k - 7 * m
+            hands[s] = deck[top - k:stop if stop >= 0 else None:-m]
+        del deck[top + 1 - 7 * m:]
+    else:
+        for _ in range(7):
+            for s in order:
+                hands[s].append(deck.pop())
     st.hands = hands
     st.draw = deck
     st.discard = []
@@ -426,7 +450,7 @@ def _start_round(st: State, ev: Ev) -> None:
         for s in order:
             ev.append(HandDealt(s, _cards(hands[s])))
     first = st.next_seat(st.dealer)
-    if r.is_no_mercy:  # SET-13
+    if st.flags.nm:  # SET-13
         while True:
             c = st.draw.pop()
             st.discard.append(c)
@@ -478,8 +502,65 @@ def apply(st: State, seat: int, action: Action, ev: Ev) -> None:
     """Apply a legal ``action`` by ``seat``, then settle exposures (CL-TURN-5)."""
     kind = action.kind
     if kind == PLAY:
+        if ev is None and seat == st.active and st.phase is not _RESPOND and st.draw:
+            play: Play = action  # type: ignore[assignment]
+            c = play.cid
+            step = st.flags.step[c]
+            hand = st.hands[seat]
+            if step and len(hand) > 1:
+                # The commonest plays, with no events: the active seat plays a card that only
+                # moves the turn (Flags.step), not its last, with cards left to draw. The same
+                # steps as _play, _effect, _begin_turn and settle, inlined.
+                if True in st.exposed or True in st.caught:
+                    _turn_action(st)
+                hand.remove(c)
+                called = st.called
+                called[seat] = False  # _hand_changed, with settle below
+                st.exposed[seat] = False
+                st.discard.append(c)
+                st.top_player = seat
+                st.drawn = -1
+                st.auto_passes = 0
+                col = ID_COLOR[c]
+                if col >= 0:
+                    st.color = col
+                else:
+                    color = play.color
+                    st.color = -1 if color is None else int(color)
+                n = st.n
+                d = st.direction
+                inr = st.in_round
+                if step == STEP_REVERSE:  # CL-ACT-2; TWO-2: with two seats the player goes again
+                    d = st.direction = -d
+                    if sum(inr) == 2:
+                        s = seat
+                    else:
+                        s = (seat + d) % n
+                        while not inr[s]:
+                            s = (s + d) % n
+                else:
+                    s = (seat + d) % n  # next_seat(seat)
+                    while not inr[s]:
+                        s = (s + d) % n
+                    if step == STEP_SKIP:  # CL-ACT-1: next(player) loses its turn
+                        s = (s + d) % n
+                        while not inr[s]:
+                            s = (s + d) % n
+                st.phase = _PLAY  # _begin_turn, with a card left to draw
+                st.active = s
+                if len(hand) == 1 and inr[seat]:
+                    if play.uno:
+                        called[seat] = True
+                    else:
+                        st.exposed[seat] = True  # CL-UNO-1
+                if True in st.fresh:  # marks left by whoever built this state: settle as below
+                    settle(st, None)
+                return
         _play(st, seat, cast(Play, action), ev)
     elif kind == DRAW:
+        if ev is None and st.draw and not st.flags.draw_until_playable and not st.flags.mercy_limit:
+            _draw_one(st, seat)
+            return
         _draw_action(st, seat, ev)
     elif kind == PASS:
         _turn_action(st)
@@ -498,6 +579,47 @@ def apply(st: State, seat: int, action: Action, ev: Ev) -> None:
     elif kind == CATCH:
         _catch(st, seat, cast(Catch, action).target, ev)
     settle(st, ev)
+
+
+def _draw_one(st: State, s: int) -> None:
+    """apply() of a draw with no events when one card is drawn (no draw-until-playable, no mercy
+    limit) and the pile is not empty: _draw_action, _take, playable and _begin_turn, inlined."""
+    if True in st.exposed or True in st.caught:
+        _turn_action(st)
+    hand = st.hands[s]
+    c = st.draw.pop()
+    hand.append(c)
+    st.auto_passes = 0
+    st.called[s] = False  # _hand_changed, with settle below
+    st.exposed[s] = False
+    col = ID_COLOR[c]  # playable(st, c, hand)
+    if col < 0:
+        ok = c != WILD_DRAW_FOUR or not st.flags.strict_wd4 or wd4_is_legal(hand, st.color)
+    elif col == st.color:
+        ok = True
+    else:
+        top = st.discard[-1]
+        ok = ID_COLOR[top] >= 0 and ID_RANK[c] == ID_RANK[top]
+    if ok:
+        st.phase = Phase.PLAY_DRAWN
+        st.drawn = c
+    elif st.draw:
+        n = st.n
+        d = st.direction
+        inr = st.in_round
+        nxt = (s + d) % n  # next_seat(s)
+        while not inr[nxt]:
+            nxt = (nxt + d) % n
+        st.drawn = -1  # _begin_turn, with a card left to draw
+        st.phase = _PLAY
+        st.active = nxt
+    else:
+        _begin_turn(st, st.next_seat(s), None)
+    if len(hand) == 1:
+        st.fresh[s] = True
+        settle(st, None)
+    elif True in st.fresh:
+        settle(st, None)
 
 
 def _play(st: State, p: int, action: Play, ev: Ev) -> None:

@@ -23,10 +23,14 @@ True
 """
 from __future__ import annotations
 
+import _random
 import random
 from typing import Any
 
 __all__ = ["Rng"]
+
+_new_random = random.Random.__new__
+_seed_random = _random.Random.seed
 
 
 class Rng:
@@ -37,7 +41,12 @@ class Rng:
     def __init__(self, seed: int) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise ValueError(f"a seed must be a non-negative int, not {seed!r}")
-        self._mt = random.Random(seed)
+        # random.Random(seed) without its Python-level __init__ and seed(): for an int seed those
+        # only call the C seeding (init_by_array) and clear gauss_next, as done here.
+        mt = _new_random(random.Random)
+        _seed_random(mt, seed)
+        mt.gauss_next = None  # type: ignore[attr-defined]
+        self._mt = mt
 
     def below(self, n: int) -> int:
         """A uniform int in ``range(n)`` (``n`` >= 1)."""
@@ -51,10 +60,11 @@ class Rng:
         # One call for all n - 1 outputs: getrandbits(64 * k) is k 64-bit outputs, least
         # significant first, exactly as k calls of getrandbits(64) would give them.
         words = memoryview(self._mt.getrandbits(64 * (n - 1)).to_bytes(8 * (n - 1), "little")).cast("Q")
-        for k, word in enumerate(words):
-            i = n - 1 - k
+        i = n - 1
+        for word in words:
             j = (word * (i + 1)) >> 64
             cards[i], cards[j] = cards[j], cards[i]
+            i -= 1
 
     def copy(self) -> Rng:
         """An independent generator in the same state."""

@@ -13,6 +13,7 @@ so is the discard pile's.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 from unotable.rng import Rng
 from unotable.rules import Ruleset, Stacking
@@ -42,6 +43,16 @@ COLOR_FIRST_CARD = 0
 COLOR_ROULETTE = 1
 COLOR_ROULETTE_LAST = 2  # the Roulette was its player's last card (CL-END-7)
 
+# Flags.turn_tables holds one table per (current color, top card's rank, hand size class):
+# index ((color + 1) * 17 + top_rank + 1) * 4 + min(hand_size, 3), color -1..3, top rank -1..15
+# (-1 for a wild top card).
+TURN_TABLES = 5 * 17 * 4
+
+# Flags.step: how playing a card only moves the turn (0: any other effect).
+STEP_NEXT = 1
+STEP_SKIP = 2
+STEP_REVERSE = 3
+
 STACK_CODES = {Stacking.NONE: 0, Stacking.SAME_KIND: 1, Stacking.PLUS4_ON_PLUS2: 2, Stacking.BY_VALUE: 3}
 
 
@@ -59,7 +70,9 @@ class Flags:
         "nm",
         "seven_zero",
         "simple",
+        "step",
         "strict_wd4",
+        "turn_tables",
         "uno_penalty",
     )
 
@@ -99,14 +112,38 @@ class Flags:
         self.simple: tuple[bool, ...] = tuple(simple(c) for c in range(NUM_CARD_IDS))
         """Cards whose play leaves ``len(hand) - 1`` cards and needs no target."""
 
+        def step(c: int) -> int:
+            rank = ID_RANK[c]
+            if ID_COLOR[c] < 0:
+                return STEP_NEXT if rank == Rank.WILD else 0
+            if ID_IS_NUMBER[c]:
+                return 0 if self.seven_zero else STEP_NEXT
+            return STEP_SKIP if rank == Rank.SKIP else STEP_REVERSE if rank == Rank.REVERSE else 0
+
+        self.step: tuple[int, ...] = tuple(step(c) for c in range(NUM_CARD_IDS))
+        """How the play of a card that is not its player's last only moves the turn, or 0 for any
+        other effect: STEP_NEXT (a number card without the 7-0 rule, or a plain Wild, CL-ACT-4:
+        next(player), CL-TURN-6), STEP_SKIP (CL-ACT-1) or STEP_REVERSE (CL-ACT-2, TWO-2)."""
+        self.turn_tables: list[Any] = [None] * TURN_TABLES
+        """movegen's memo of the plays of each card in a normal turn, by color, top rank and hand size."""
+
 
 _FLAGS: dict[Ruleset, Flags] = {}
+# The same, by the identity of the Ruleset object: hashing a Ruleset hashes all its fields, which
+# costs more than the rest of a State's construction. An entry keeps its Ruleset alive, so its id
+# cannot be reused while the entry exists.
+_FLAGS_BY_ID: dict[int, tuple[Ruleset, Flags]] = {}
 
 
 def flags_for(rules: Ruleset) -> Flags:
+    hit = _FLAGS_BY_ID.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
     f = _FLAGS.get(rules)
     if f is None:
         f = _FLAGS[rules] = Flags(rules)
+    if len(_FLAGS_BY_ID) < 256:  # equal Rulesets built afresh each time are not worth keeping
+        _FLAGS_BY_ID[id(rules)] = (rules, f)
     return f
 
 

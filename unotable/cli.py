@@ -1,0 +1,183 @@
+"""The ``unotable`` command: ``play`` against bots, ``simulate`` bot matches, ``replay`` a record.
+
+>>> main(["--version"])
+unotable 0.1.0
+0
+
+``main(argv)`` returns the exit status instead of exiting, so it can be called from Python;
+the console script ``unotable`` (pyproject.toml) wraps it with :func:`sys.exit`.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from unotable import __version__
+from unotable.errors import RecordError, UnoError
+from unotable.record import Record
+from unotable.rules import PRESET_NAMES
+from unotable.tui.driver import BOT_LEVELS, BotError
+from unotable.tui.play import PlayConfig, SetupError, run_play
+from unotable.tui.render import Style, use_color
+from unotable.tui.replay import Viewer, run_replay
+
+__all__ = ["build_parser", "main"]
+
+_EPILOG = """\
+examples:
+  unotable play                               you against 3 heuristic bots, official rules
+  unotable play --preset house --seats 3 --bots random,heuristic
+  unotable play --option stacking=same_kind --option uno_penalty=4 --seed 7
+  unotable simulate --help                    bot-vs-bot matches
+  unotable replay unotable-7.json --seat 0    a saved game, as seat 0 saw it
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="unotable",
+        description="A rules-exact UNO engine: play in the terminal, run bot matches, replay records.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"unotable {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser(
+        "play",
+        help="play against bots in the terminal",
+        description="Play UNO against bots in the terminal. Type help at the prompt for the commands.",
+    )
+    play.add_argument("--preset", default="official", metavar="NAME",
+                      help=f"rules preset (default official): {', '.join(PRESET_NAMES)}")
+    play.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                      help="a house option on top of the preset, repeatable: stacking=same_kind, "
+                           "jump_in=true, uno_penalty=4, target_score=200 (RULES.md §1.4)")
+    play.add_argument("--seats", type=int, metavar="N",
+                      help="number of seats, you included (default 4, or what the preset allows)")
+    play.add_argument("--bots", default="heuristic", metavar="LEVEL[,LEVEL...]",
+                      help=f"bot level for every bot, or one per bot seat in order: {', '.join(BOT_LEVELS)} "
+                           "(default heuristic)")
+    play.add_argument("--seed", type=int,
+                      help="seed of the match (default: a random one, shown at the start)")
+    play.add_argument("--name", default="You", help="your name at the table (default You)")
+    play.add_argument("--seat", type=int, default=0, metavar="N", help="your seat (default 0)")
+    play.add_argument("--no-color", action="store_true",
+                      help="no ANSI colors (also: NO_COLOR set, or output not a terminal)")
+    play.add_argument("--save", metavar="PATH",
+                      help="write the match record to PATH at the end (or on quitting), without asking")
+    play.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+                      help="pause after each bot action (default 0)")
+
+    sub.add_parser("simulate", help="bot-vs-bot matches (see unotable simulate --help)", add_help=False)
+
+    rep = sub.add_parser(
+        "replay",
+        help="print a recorded game turn by turn",
+        description="Replay a game record (as saved by unotable play) turn by turn.",
+    )
+    rep.add_argument("record", metavar="RECORD.json", help="the record file ('-' for standard input)")
+    who = rep.add_mutually_exclusive_group()
+    who.add_argument("--seat", type=int, metavar="N",
+                     help="show what seat N saw (its own cards and the public table)")
+    who.add_argument("--full", action="store_true", help="show everything, every hand included (the default)")
+    who.add_argument("--public", action="store_true", help="show what a spectator saw")
+    rep.add_argument("--step", action="store_true", help="wait for Enter after each action")
+    rep.add_argument("--no-color", action="store_true", help="no ANSI colors")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``unotable`` command with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] == "simulate":
+        return _simulate(args_list[1:])
+    parser = build_parser()
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:  # --help, --version and usage errors: argparse has printed them
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
+    try:
+        if args.command == "play":
+            return _play(args)
+        if args.command == "replay":
+            return _replay(args)
+    except BrokenPipeError:
+        # The reader went away (| head): stop quietly, and keep Python from complaining at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    parser.print_help()
+    return 2
+
+
+def _simulate(argv: list[str]) -> int:
+    try:
+        arena: Any = importlib.import_module("unotable.bots.arena")
+    except ImportError as exc:
+        print(f"unotable simulate: the bots are not available: {exc}", file=sys.stderr)
+        return 1
+    status: int = arena.main(argv)
+    return status
+
+
+def _play(args: argparse.Namespace) -> int:
+    config = PlayConfig(
+        preset=args.preset,
+        options=args.option,
+        seats=args.seats,
+        bots=[b.strip() for b in args.bots.split(",") if b.strip()] or ["heuristic"],
+        seed=args.seed,
+        name=args.name,
+        human=args.seat,
+        color=use_color(sys.stdout, args.no_color),
+        save=args.save,
+        delay=args.delay,
+    )
+    if args.seed is not None and args.seed < 0:
+        return _fail("play", "a seed is a non-negative integer")
+    try:
+        return run_play(config)
+    except (UnoError, SetupError) as exc:
+        return _fail("play", str(exc))
+    except BotError as exc:
+        return _fail("play", f"a bot broke the rules of the protocol: {exc}", status=1)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text(encoding="utf-8")
+    except OSError as exc:
+        return _fail("replay", f"cannot read {args.record}: {exc.strerror or exc}", status=1)
+    viewer: Viewer = "full"
+    if args.seat is not None:
+        viewer = args.seat
+    elif args.public:
+        viewer = "public"
+    style = Style(use_color(sys.stdout, args.no_color))
+
+    def write(line: str) -> None:
+        print(line, flush=True)
+
+    try:
+        record = Record.from_json(text)
+        return run_replay(record, style, viewer, write, input if args.step else None)
+    except RecordError as exc:
+        return _fail("replay", f"{args.record}: {exc}", status=1)
+    except KeyboardInterrupt:
+        print("\nInterrupted.")
+        return 130
+
+
+def _fail(command: str, message: str, status: int = 2) -> int:
+    print(f"unotable {command}: error: {message}", file=sys.stderr)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
