@@ -1,0 +1,133 @@
+"""A pseudo-terminal driver for ``unotable play``: the ``term`` fixture starts the command in a real
+pty (so it is a terminal, with a controlling tty for Ctrl-C) and reads its screen with timeouts."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pty
+import re
+import select
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+class Term:
+    """``python -m unotable.cli ARGS`` in a pseudo-terminal."""
+
+    def __init__(self, args: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
+        full_env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(cwd),
+            "TERM": "xterm",
+            "LANG": "C.UTF-8",
+            "PYTHONIOENCODING": "utf-8",
+            "PYTHONPATH": str(ROOT),
+        }
+        full_env.update(env or {})
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: exec at once
+            try:
+                os.chdir(cwd)
+                os.execve(sys.executable, [sys.executable, "-m", "unotable.cli", *args], full_env)
+            finally:
+                os._exit(127)
+        self.pid = pid
+        self.fd = fd
+        self.raw = b""
+        self.seen = 0  # how much of the screen the last expect() consumed
+        self.status: int | None = None
+
+    @property
+    def screen(self) -> str:
+        """Everything written so far, without carriage returns."""
+        return self.raw.decode("utf-8", "replace").replace("\r", "")
+
+    def _read(self, timeout: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return True
+        try:
+            chunk = os.read(self.fd, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            return False
+        if not chunk:
+            return False
+        self.raw += chunk
+        return True
+
+    def expect(self, pattern: str, timeout: float = 10.0) -> re.Match[str]:
+        """Wait until ``pattern`` (a regex) appears after what was consumed last; consume up to it."""
+        regex = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        while True:
+            match = regex.search(self.screen, self.seen)
+            if match:
+                self.seen = match.end()
+                return match
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"timed out waiting for {pattern!r}; screen ends with:\n"
+                                     f"{self.screen[-3000:]}")
+            if not self._read(min(left, 0.5)) and not regex.search(self.screen, self.seen):
+                raise AssertionError(f"the program ended before {pattern!r}; screen ends with:\n"
+                                     f"{self.screen[-3000:]}")
+
+    def send(self, line: str) -> None:
+        os.write(self.fd, line.encode() + b"\r")
+
+    def send_raw(self, data: bytes) -> None:
+        os.write(self.fd, data)
+
+    def wait(self, timeout: float = 10.0) -> int:
+        """Read to the end of the output and return the exit status (a signal gives -N)."""
+        deadline = time.monotonic() + timeout
+        while self.status is None:
+            self._read(0.05)
+            done, status = os.waitpid(self.pid, os.WNOHANG)
+            if done:
+                while self._read(0.05) and select.select([self.fd], [], [], 0)[0]:
+                    pass
+                self.status = os.waitstatus_to_exitcode(status)
+                break
+            if time.monotonic() > deadline:
+                self.kill()
+                raise AssertionError(f"the program did not exit; screen ends with:\n{self.screen[-3000:]}")
+        return self.status
+
+    def kill(self) -> None:
+        if self.status is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+            self.status = -9
+
+    def close(self) -> None:
+        self.kill()
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+
+
+@pytest.fixture
+def term(tmp_path: Path) -> Iterator[Callable[..., Term]]:
+    """Start ``unotable ARGS`` in a pty, in a fresh directory; every one started is killed at the end."""
+    started: list[Term] = []
+
+    def start(*args: str, env: dict[str, str] | None = None) -> Term:
+        t = Term(list(args), tmp_path, env)
+        started.append(t)
+        return t
+
+    yield start
+    for t in started:
+        t.close()

@@ -1,0 +1,196 @@
+"""The ``unotable`` command in process (unotable/cli.py) and the replay printer (unotable/tui/replay.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from unotable import Game, RecordError
+from unotable.bots import make_bot
+from unotable.cli import main
+from unotable.record import Record
+from unotable.tui.driver import Table
+from unotable.tui.render import Style
+from unotable.tui.replay import replay_lines, run_replay
+
+
+def played_round(seed: int = 3, seats: int = 3) -> Game:
+    """A game with one whole round played by bots."""
+    game = Game.new(seats, "official", seed)
+    table = Table(game, {s: make_bot("random") for s in range(seats)}, seed)
+    while game.round_no == 1 and not game.is_over() and game.phase.name != "ROUND_OVER":
+        if table.react() is None:
+            table.bot_turn(game.active_seat)
+    return game
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    return played_round()
+
+
+@pytest.fixture
+def record_file(game: Game, tmp_path: Path) -> Path:
+    path = tmp_path / "game.json"
+    path.write_text(game.record().to_json())
+    return path
+
+
+def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == "unotable 0.1.0\n"
+    assert main(["--help"]) == 0
+    text = capsys.readouterr().out
+    for word in ("play", "simulate", "replay", "--version"):
+        assert word in text
+    assert main(["play", "--help"]) == 0
+    text = capsys.readouterr().out
+    for flag in ("--preset", "--seats", "--bots", "--seed", "--option", "--name", "--no-color", "--save"):
+        assert flag in text
+    assert main([]) == 2  # no command: the help, and a usage status
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "--preset", "nope"], "unknown preset 'nope'"),
+        (["play", "--option", "stacking=sideways"], "stacking"),
+        (["play", "--option", "colour=red"], "unknown ruleset option(s) 'colour'"),
+        (["play", "--option", "stacking"], "NAME=VALUE"),
+        (["play", "--seats", "11"], "11 seats are not allowed"),
+        (["play", "--preset", "two-player", "--seats", "3"], "3 seats are not allowed"),
+        (["play", "--bots", "random,random", "--seats", "4"], "--bots lists 2 levels for 3 bot seats"),
+        (["play", "--bots", "superbot"], "cannot make a 'superbot' bot"),
+        (["play", "--seat", "5", "--seats", "3"], "seat 5 does not exist"),
+        (["play", "--seed", "-3"], "non-negative"),
+    ],
+)
+def test_play_flag_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("unotable play: error: ")
+    assert message in err
+
+
+def test_play_reads_standard_input(monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    lines = iter(["quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main(["play", "--seed", "5", "--bots", "random", "--seats", "3", "--name", "Ann"]) == 0
+    out = capsys.readouterr().out
+    assert "3 seats, seed 5. You are seat 0; against Bot 1 (random), Bot 2 (random)." in out
+    assert "Ann was dealt GS B3 R8 BD2 W4 B2 R3" in out
+    assert "\x1b[" not in out  # not a terminal: no colors
+    assert out.endswith("Goodbye.\n")
+
+
+def test_simulate_delegates_to_the_arena(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "2", "--seats", "2", "--bots", "random", "--quiet"]) == 0
+    assert "2 rounds, preset official, 2 seats" in capsys.readouterr().out
+
+
+def test_replay_as_one_seat_hides_the_others(game: Game) -> None:
+    lines = list(replay_lines(game.record(), Style(), 0))
+    text = "\n".join(lines)
+    n = len(game.actions)
+    assert lines[0] == f"Record: classic108 (deck defaults), 3 seats, seed 3, {n} actions (as seat 0 saw it)"
+    assert "Seat 0 was dealt" in text
+    assert "Seat 1 was dealt" not in text and "Seat 2 was dealt" not in text
+    assert sum(1 for line in lines if line.startswith("#")) == len(game.actions)
+    assert lines[-1].startswith("End of the record: the match was not finished")
+
+
+def test_replay_full_and_public_views(game: Game) -> None:
+    full = "\n".join(replay_lines(game.record(), Style(), "full"))
+    public = "\n".join(replay_lines(game.record(), Style(), "public"))
+    for seat in range(3):
+        assert f"Seat {seat} was dealt" in full
+        assert f"Seat {seat} was dealt" not in public
+    assert "Round over:" in full and "Round over:" in public
+    first_seat, first_action = game.actions[0]
+    hand = " ".join(str(c) for c in Game.new(3, "official", 3).hand(first_seat))
+    assert f"#1    Seat {first_seat} [{hand}]: {first_action}" in full
+    assert f"#1    Seat {first_seat}: {first_action}" in public
+
+
+def test_replay_shows_each_action_with_its_events() -> None:
+    g = Game.new(2, "official", 4)
+    seat = g.active_seat
+    action = g.legal_action_list()[0]
+    g.play(action)
+    lines = list(replay_lines(g.record(), Style(), "public"))
+    i = next(i for i, line in enumerate(lines) if line.startswith("#1 "))
+    assert lines[i] == f"#1    Seat {seat}: {action}"
+    assert lines[i + 1].startswith("      Seat ")
+
+
+def test_replay_steps_one_action_at_a_time(game: Game) -> None:
+    written: list[str] = []
+    prompts: list[str] = []
+
+    def step(prompt: str) -> str:
+        prompts.append(prompt)
+        return ""
+
+    assert run_replay(game.record(), Style(), "full", written.append, step) == 0
+    assert len(prompts) == len(game.actions)  # after every action
+    assert written == list(replay_lines(game.record(), Style(), "full"))
+
+    prompts.clear()
+
+    def stop(prompt: str) -> str:
+        prompts.append(prompt)
+        return "q"
+
+    run_replay(game.record(), Style(), "full", lambda line: None, stop)
+    assert len(prompts) == 1
+
+
+def test_replay_command(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(record_file), "--seat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Record: classic108 (deck defaults), 3 seats, seed 3,")
+    assert "(as seat 1 saw it)" in out
+    assert "Seat 1 was dealt" in out
+    assert main(["replay", str(record_file), "--public"]) == 0
+    assert "(public view)" in capsys.readouterr().out
+    assert main(["replay", str(record_file)]) == 0
+    assert "(full view)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json", "not JSON"),
+        ('{"format": "something"}', "not a unotable-record version 1 document"),
+    ],
+)
+def test_replay_rejects_bad_records(content: str, message: str, tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("unotable replay: error: ")
+    assert message in err
+
+
+def test_replay_rejects_an_action_that_does_not_replay(game: Game, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    doc = game.record().to_dict()
+    doc["actions"][0] = [doc["actions"][0][0], "challenge"]
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(doc))
+    assert main(["replay", str(path)]) == 1
+    assert "action 0" in capsys.readouterr().err
+    with pytest.raises(RecordError):
+        list(replay_lines(Record.from_dict(doc), Style()))
+
+
+def test_replay_errors(record_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(tmp_path / "missing.json")]) == 1
+    assert "cannot read" in capsys.readouterr().err
+    assert main(["replay", str(record_file), "--seat", "7"]) == 1
+    assert "seat 7 does not exist" in capsys.readouterr().err

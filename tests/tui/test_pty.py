@@ -1,0 +1,145 @@
+"""``unotable play`` driven through a real pseudo-terminal (the ``term`` fixture in conftest.py).
+
+The child is ``python -m unotable.cli play --seed 5 --bots random --seats 3 --no-color``; with
+seed 5 the human (seat 0) is dealt GS B3 R8 BD2 W4 B2 R3 and bot 2 opens with B7 on B9.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from unotable import Game
+from unotable.cli import main
+
+ARGS = ("play", "--seed", "5", "--bots", "random", "--seats", "3", "--no-color")
+PROMPT = (
+    r"(?m)(^> $|^\(out of turn\) > $|Press Enter to deal[^\n]*: $|Name a color[^\n]*: $"
+    r"|Target seat[^\n]*: $|Save the record[^\n]*\] $|File name[^\n]*: $)"
+)
+
+
+def test_the_table_hand_and_top_card_are_shown(term: Callable[..., Any]) -> None:
+    t = term(*ARGS)
+    t.expect(r"(?m)^> $")
+    screen = t.screen
+    hand = Game.new(3, "official", 5).hand(0)
+    assert "Your hand: " + "  ".join(f"{i}{'*' if c in ('B3', 'BD2', 'W4', 'B2') else ''}:{c}"
+                                     for i, c in enumerate(map(str, hand))) in screen
+    assert "Top card: B7   color: blue   direction: → (0→1→2→0)" in screen
+    assert "Bot 2 played B7" in screen
+    assert re.search(r"0  You +7 cards +score +0 +◀ to act", screen)
+    assert "You can: play 1, 3, 4, 5 · draw" in screen
+    assert "\x1b[" not in screen
+    t.send("quit")
+    assert t.wait() == 0
+    assert t.screen.endswith("Goodbye.\n")
+    assert "Traceback" not in t.screen
+
+
+def test_illegal_input_is_explained_and_the_game_goes_on(term: Callable[..., Any]) -> None:
+    t = term(*ARGS)
+    t.expect(r"(?m)^> $")
+    t.send("GS")
+    t.expect(r"✗ GS by seat 0 is not legal: GS cannot be played now \(awaiting a play or a draw, "
+             r"top is B7, current color blue\)")
+    t.expect(r"(?m)^> $")
+    t.send("9")
+    t.expect(r"✗ there is no card 9 in your hand: type an index from 0 to 6")
+    t.send("blah")
+    t.expect(r"✗ 'blah' is not an action")
+    t.send("4")  # W4: asks for the color
+    t.expect(r"Name a color — r\(ed\), y\(ellow\), g\(reen\), b\(lue\); Enter to cancel: $")
+    t.send("")  # cancelled: nothing played
+    t.expect(r"(?m)^> $")
+    t.send("1")
+    t.expect(r"You played B3")
+    t.expect(r"(?m)^> $")
+    t.send_raw(b"\x04")  # end of input
+    assert t.wait() == 0
+    assert "End of input. Goodbye." in t.screen
+    assert "Traceback" not in t.screen
+
+
+def test_ctrl_c_quits_cleanly(term: Callable[..., Any]) -> None:
+    t = term(*ARGS)
+    t.expect(r"(?m)^> $")
+    # Python writes the prompt and then blocks in read(); a SIGINT that lands between the two is
+    # only seen when read() returns. A person is never that fast; the test waits like one.
+    time.sleep(0.3)
+    t.send_raw(b"\x03")
+    assert t.wait() == 130
+    assert "Interrupted. Goodbye." in t.screen
+    assert "Traceback" not in t.screen
+
+
+def test_colors_on_a_terminal_unless_no_color(term: Callable[..., Any]) -> None:
+    args = [a for a in ARGS if a != "--no-color"]
+    t = term(*args)
+    t.expect(r"(?m)^> $")
+    assert "\x1b[1;97;44m B7 \x1b[0m" in t.screen  # the top card, a blue tile
+    t.send("q")
+    assert t.wait() == 0
+    t = term(*args, env={"NO_COLOR": "1"})
+    t.expect(r"(?m)^> $")
+    assert "\x1b[" not in t.screen
+    t.send("q")
+    assert t.wait() == 0
+
+
+def answer(t: Any, prompt: str, before: str) -> str:
+    """What a simple scripted player types at ``prompt``."""
+    if prompt == "> ":
+        options = before[before.rfind("You can:"):]
+        if "name a color" in options:
+            return "r"
+        play = re.search(r"play (\d+)", options)
+        if play:
+            return play.group(1) + ("!" if "add !" in options else "")
+        for word in ("accept", "draw", "pass", "uno"):
+            if re.search(rf"\b{word}\b", options):
+                return word
+        raise AssertionError(f"no option to take in {options!r}")
+    if prompt.startswith("Name a color"):
+        return "b"
+    if prompt.startswith("Target seat"):
+        found = re.search(r"(\d+) \(", prompt)
+        assert found
+        return found.group(1)
+    if prompt.startswith("(out of turn)"):
+        return "uno" if re.search(r"You can:.*\buno\b", before[before.rfind("You may act"):]) else ""
+    return ""
+
+
+def test_a_whole_match_played_saved_and_replayed(term: Callable[..., Any], tmp_path: Path,
+                                                 capsys: Any) -> None:
+    t = term(*ARGS)
+    for _ in range(5000):
+        m = t.expect(PROMPT, timeout=15)
+        prompt = m.group(0)
+        before = t.screen[: m.start()]
+        assert "✗" not in before[before.rfind("\n> ", 0, len(before) - 2):], before[-2000:]
+        if prompt.startswith("Save the record"):
+            t.send("y")
+            continue
+        if prompt.startswith("File name"):
+            assert "[unotable-5.json]" in prompt
+            t.send("")
+            break
+        t.send(answer(t, prompt, before))
+    else:
+        raise AssertionError("the match did not end")
+    assert t.wait() == 0
+    screen = t.screen
+    assert "Match over:" in screen
+    assert "Record saved to unotable-5.json. Replay it with: unotable replay unotable-5.json" in screen
+    assert "Traceback" not in screen
+    path = tmp_path / "unotable-5.json"
+    assert main(["replay", str(path), "--seat", "0", "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Record: classic108 (deck defaults), 3 seats, seed 5, ")
+    assert "Match over:" in out
+    assert "End of the record: the match is over after" in out

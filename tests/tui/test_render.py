@@ -1,0 +1,226 @@
+"""The terminal renderers: cards in color, one line per event, the table (unotable/tui/render.py)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from unotable import Card, Color, Game
+from unotable.events import (
+    CardPlayed,
+    Caught,
+    Challenged,
+    ChallengeReveal,
+    ColorChosen,
+    DealerChosen,
+    DirectionChanged,
+    Drew,
+    DrewCards,
+    Event,
+    Exposed,
+    FalseCatch,
+    FalseUno,
+    FirstCard,
+    HandDealt,
+    HandsPassed,
+    HandsShuffled,
+    HandsSwapped,
+    KnockedOut,
+    MatchEnded,
+    NewHand,
+    Passed,
+    PenaltyPending,
+    Reshuffled,
+    Revealed,
+    RoundEnded,
+    RoundStarted,
+    Skipped,
+    Slipped,
+    UnoCalled,
+)
+from unotable.tui.render import Style, direction_text, event_line, event_lines, table_lines, use_color
+
+PLAIN = Style(color=False)
+COLOR = Style(color=True)
+NAMES = ["You", "Bot 1", "Bot 2"]
+
+
+def c(text: str) -> Card:
+    return Card.parse(text)
+
+
+def test_plain_cards_are_their_notation() -> None:
+    assert PLAIN.card(c("YD2")) == "YD2"
+    assert PLAIN.cards([c("R7"), c("W4")]) == "R7 W4"
+    assert PLAIN.cards([]) == "(none)"
+    assert PLAIN.color_word(Color.GREEN) == "green"
+    assert PLAIN.color_word(None) == "none"
+
+
+def test_colored_cards_are_tiles_in_their_color() -> None:
+    assert COLOR.card(c("R7")) == "\x1b[1;97;41m R7 \x1b[0m"
+    assert COLOR.card(c("Y0")) == "\x1b[1;30;43m Y0 \x1b[0m"
+    assert COLOR.card(c("GS")) == "\x1b[1;30;42m GS \x1b[0m"
+    assert COLOR.card(c("BD2")) == "\x1b[1;97;44m BD2 \x1b[0m"
+    assert COLOR.card(c("W4")) == "\x1b[1;97;40m W4 \x1b[0m"
+    assert COLOR.color_word(Color.BLUE) == "\x1b[1;34mblue\x1b[0m"
+
+
+def test_hand_has_indices_and_playable_marks() -> None:
+    hand = (c("R7"), c("GS"), c("W4"))
+    assert PLAIN.hand(hand) == "0:R7  1:GS  2:W4"
+    assert PLAIN.hand(hand, frozenset({0, 2})) == "0*:R7  1:GS  2*:W4"
+    assert PLAIN.hand(()) == "(empty)"
+    assert COLOR.hand(hand, frozenset({1})).startswith("0:\x1b[1;97;41m R7 ")
+
+
+def test_use_color_respects_no_color_and_non_terminals(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert use_color(Tty()) is True
+    assert use_color(Tty(), no_color=True) is False
+    assert use_color(io.StringIO()) is False
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert use_color(Tty()) is False
+    monkeypatch.setenv("NO_COLOR", "")  # an empty NO_COLOR does not count (no-color.org)
+    assert use_color(Tty()) is True
+
+
+def test_direction_text() -> None:
+    assert direction_text(1, 2) == "→ (0→1→0)"
+    assert direction_text(-1, 3) == "← (2→1→0→2)"
+    assert direction_text(1, 10) == "→ (0→1→2→…)"
+
+
+CASES: list[tuple[Event, str]] = [
+    (CardPlayed(seat=1, card=c("R7")), "Bot 1 played R7"),
+    (CardPlayed(seat=0, card=c("W4"), color=Color.BLUE), "You played W4 (Wild Draw Four) and named blue"),
+    (CardPlayed(seat=2, card=c("R7"), target=0, uno=True), "Bot 2 played R7, targeting You — UNO!"),
+    (CardPlayed(seat=2, card=c("GS"), jump_in=True), "Bot 2 jumped in with GS (green Skip)"),
+    (ColorChosen(seat=1, color=Color.RED), "Bot 1 named red"),
+    (Drew(seat=1, count=1, reason="draw"), "Bot 1 drew 1 card"),
+    (Drew(seat=0, count=4, reason="penalty"), "You took the penalty: 4 cards"),
+    (Drew(seat=1, count=2, reason="catch"), "Bot 1 drew 2 cards for not calling UNO"),
+    (Drew(seat=1, count=6, reason="challenge"), "Bot 1 drew 6 cards for the challenge"),
+    (DrewCards(seat=0, cards=(c("R6"), c("W"))), "You drew R6 W"),
+    (Passed(seat=2), "Bot 2 kept the card and passed"),
+    (Passed(seat=2, auto=True), "Bot 2 could not draw and passed"),
+    (Skipped(seat=0), "You are skipped"),
+    (Skipped(seat=1), "Bot 1 is skipped"),
+    (DirectionChanged(direction=-1), "Direction reversed: now ←"),
+    (PenaltyPending(victim=0, total=4), "+4 pending against You"),
+    (Challenged(challenger=0, player=1, guilty=True),
+     "You challenged Bot 1's Wild Draw Four — guilty: the Wild Draw Four was illegal"),
+    (Challenged(challenger=2, player=0, guilty=False),
+     "Bot 2 challenged your Wild Draw Four — innocent: it was legal"),
+    (ChallengeReveal(challenger=0, player=1, cards=(c("R2"),)), "Bot 1's hand, shown to You: R2"),
+    (ChallengeReveal(challenger=1, player=0, cards=(c("R2"),)), "Your hand, shown to Bot 1: R2"),
+    (HandsSwapped(seat=1, target=0), "Bot 1 swapped hands with You"),
+    (HandsPassed(direction=1), "Every hand passed to the next seat →"),
+    (HandsShuffled(seat=2, sizes=(3, 4, 4)),
+     "Bot 2 shuffled every hand together and dealt them again (3, 4, 4 cards)"),
+    (NewHand(seat=0, cards=(c("B1"),)), "You now hold: B1"),
+    (Exposed(seat=1), "Bot 1 holds one card without calling UNO (catch 1 to catch it)"),
+    (Exposed(seat=0), "You hold one card and have not called UNO: type uno before you are caught!"),
+    (UnoCalled(seat=2), "Bot 2 called UNO!"),
+    (Caught(catcher=1, target=0, penalty=2), "Bot 1 caught You without UNO: You draw 2"),
+    (Caught(catcher=0, target=2, penalty=2), "You caught Bot 2 without UNO: Bot 2 draws 2"),
+    (FalseCatch(catcher=0, target=1, penalty=2), "You wrongly tried to catch Bot 1 and draw 2"),
+    (FalseUno(seat=1, penalty=2), "Bot 1 called UNO falsely and draws 2"),
+    (Slipped(seat=1, cards=(c("R2"), c("R5"))), "Bot 1 slipped R2 R5 under the top card"),
+    (Reshuffled(count=40), "The discard pile was shuffled into a new draw pile (40 cards)"),
+    (Revealed(seat=2, card=c("G4")), "Bot 2 turned up G4"),
+    (KnockedOut(seat=1, cards=25), "Bot 1 is knocked out, holding 25 cards"),
+    (RoundStarted(round_no=2, dealer=0, in_round=(True,) * 3, scores=(0, 0, 0)), "── Round 2 ── You deal"),
+    (DealerChosen(draws=((0, c("Y1")), (1, c("Y7")), (2, c("G2"))), dealer=1),
+     "Cards drawn for the deal: You Y1, Bot 1 Y7, Bot 2 G2; Bot 1 deals"),
+    (HandDealt(seat=0, cards=(c("R1"), c("W"))), "You were dealt R1 W"),
+    (FirstCard(card=c("B9")), "First card: B9"),
+    (FirstCard(card=c("W4"), returned=True), "First card W4 (Wild Draw Four) goes back into the deck"),
+    (RoundEnded(winner=1, points=45, hand_points=(30, 0, 15), scores=(0, 45, 0)),
+     "Round over: Bot 1 wins the round and scores 45 points (scores: You 0, Bot 1 45, Bot 2 0)"),
+    (RoundEnded(winner=0, points=5, hand_points=(0, 5, 0), scores=(5, 0, 0)),
+     "Round over: You win the round and score 5 points (scores: You 5, Bot 1 0, Bot 2 0)"),
+    (RoundEnded(winner=None, points=0, hand_points=(1, 2, 3), scores=(0, 0, 0)),
+     "Round over: blocked, nobody could play or draw; it is dealt again (scores: You 0, Bot 1 0, Bot 2 0)"),
+    (MatchEnded(winners=(2,), scores=(10, 20, 510)),
+     "Match over: Bot 2 wins the match (scores: You 10, Bot 1 20, Bot 2 510)"),
+    (MatchEnded(winners=(0,), scores=(500, 0, 0)),
+     "Match over: You win the match (scores: You 500, Bot 1 0, Bot 2 0)"),
+]
+
+
+@pytest.mark.parametrize(("event", "line"), CASES, ids=[f"{e.type}-{i}" for i, (e, _) in enumerate(CASES)])
+def test_event_line(event: Event, line: str) -> None:
+    assert event_line(event, NAMES, PLAIN) == line
+
+
+def test_every_event_type_has_its_own_line() -> None:
+    import unotable.events as ev
+
+    covered = {type(e) for e, _ in CASES}
+    kinds = {getattr(ev, name) for name in ev.__all__ if isinstance(getattr(ev, name), type)}
+    kinds -= {Event}
+    assert kinds <= covered
+
+
+def test_event_lines_filter_by_seat_and_merge_a_draw_with_its_cards() -> None:
+    events: list[Event] = [
+        Drew(seat=1, count=2, reason="penalty"),
+        DrewCards(seat=1, cards=(c("R1"), c("G2"))),
+        CardPlayed(seat=2, card=c("B3")),
+    ]
+    assert event_lines(events, NAMES, PLAIN, seat=0) == ["Bot 1 took the penalty: 2 cards", "Bot 2 played B3"]
+    assert event_lines(events, NAMES, PLAIN, seat=1) == [
+        "Bot 1 took the penalty: 2 cards: R1 G2",
+        "Bot 2 played B3",
+    ]
+    assert event_lines(events, NAMES, PLAIN, everything=True)[0] == "Bot 1 took the penalty: 2 cards: R1 G2"
+
+
+def test_table_shows_counts_scores_top_color_direction_and_hand() -> None:
+    game = Game.from_position({
+        "hands": [["R7", "W4", "G2"], ["B1"], ["Y1", "Y2"]],
+        "discard": ["R3"],
+        "active": 0,
+        "dealer": 2,
+        "called": [1],
+        "scores": [10, 20, 30],
+        "direction": -1,
+    })
+    levels = ["", "random", "heuristic"]
+    lines = table_lines(game.view(0), NAMES, PLAIN, levels, "official", frozenset({0, 1}))
+    text = "\n".join(lines)
+    assert lines[0] == "Round 1 · official"
+    assert "0  You" in lines[1] and "3 cards" in lines[1] and "score   10" in lines[1]
+    assert "◀ to act" in lines[1]
+    assert "Bot 1" in lines[2] and "(random)" in lines[2] and "1 card" in lines[2] and "UNO" in lines[2]
+    assert "(heuristic)" in lines[3] and "2 cards" in lines[3] and "dealer" in lines[3]
+    assert "Top card: R3   color: red   direction: ← (2→1→0→2)" in text
+    assert "Your hand: 0*:R7  1*:W4  2:G2" in text
+    assert "Y1" not in text  # another seat's card never shows
+
+
+def test_table_shows_a_pending_penalty_and_the_drawn_card() -> None:
+    game = Game.from_position({
+        "hands": [["R7", "W4"], ["B1", "B2"]],
+        "discard": ["R3", "RD2"],
+        "active": 0,
+        "phase": "respond",
+        "pending": {"total": 2, "card": "RD2"},
+        "ruleset": "house",
+    })
+    text = "\n".join(table_lines(game.view(0), ["You", "Bot 1"], PLAIN))
+    assert "Pending: +2 against You" in text
+    drawn = Game.from_position({
+        "hands": [["R7", "G5"], ["B1", "B2"]],
+        "discard": ["G3"],
+        "active": 0,
+        "phase": "play_drawn",
+        "drawn": "G5",
+    })
+    assert "Just drawn: G5" in "\n".join(table_lines(drawn.view(0), ["You", "Bot 1"], PLAIN))

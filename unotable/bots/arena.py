@@ -1,0 +1,537 @@
+"""The arena: seeded bot-vs-bot rounds or matches, in parallel, with a results table.
+
+``unotable simulate`` calls :func:`main`; programs call :func:`run_arena`.
+
+How a game is driven (the out-of-turn protocol). After every action, and before the first:
+
+1. Every seat with legal actions other than the active seat is offered them, in turn order from
+   the active seat (as the terminal client does). Each bot gets ``game.view(seat)``,
+   ``game.legal_actions_for(seat)`` and its own seeded RNG, and answers an action or None. The
+   first seat that answers an action has it applied (GEN-3: first come, first served), and the
+   round starts again at step 1 with the new state. A seat is asked at most once per state.
+2. When every other seat has declined, the active seat is asked and must answer an action (a call
+   or a catch first is allowed: it is then asked again).
+
+After each applied action every bot with ``observe`` receives the events its seat may see
+(``Event.visible_to``); at the start it receives the deal's. Bots never see the :class:`Game`.
+
+Seats are rotated to cancel position bias: games come in blocks of one game per rotation of the
+bot list, and the games of a block share one deal (the same game seed), so each bot is dealt each
+seat's cards once. With ``--games`` a multiple of the seat count, every block is complete.
+Every game's seed and every bot's RNG derive from ``--seed`` and the game's index alone, so the
+same command prints the same results whatever ``--jobs`` is.
+
+The table gives, per bot (the same bot in several seats is counted together, per seat-game): the
+win rate with a 95% Wilson interval, the fair share (1/seats; 1/2 with partnerships, where a team
+wins together), the mean points scored per seat-game and the mean number of its own turn actions.
+
+>>> result = run_arena("official", 2, ["heuristic", "random"], games=4, seed=1, jobs=1)
+>>> [row.bot for row in result.rows], sum(row.wins for row in result.rows) <= 4
+(['heuristic', 'random'], True)
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from unotable.actions import CALL_UNO, CATCH, Action
+from unotable.bots.base import Bot, make_bot, parse_bot_spec
+from unotable.errors import UnoError
+from unotable.game import Game
+from unotable.rules import Ruleset
+from unotable.state import Phase
+
+__all__ = ["ArenaError", "ArenaResult", "BotRow", "GameResult", "main", "play_game", "run_arena", "wilson"]
+
+
+class ArenaError(RuntimeError):
+    """A bot broke the protocol (None on its turn, an illegal action)."""
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for ``wins`` out of ``n`` (95% with the default ``z``).
+
+    >>> lo, hi = wilson(50, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.404, 0.596)
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    center = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return (max(0.0, center - half), min(1.0, center + half))
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from the given parts (stable across runs, machines and Python versions)."""
+    digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class Config:
+    ruleset: dict[str, Any]
+    seats: int
+    bots: tuple[str, ...]
+    seed: int
+    mode: str = "round"
+    max_actions: int = 100_000
+
+    def rules(self) -> Ruleset:
+        return Ruleset.from_dict(self.ruleset)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game: the bot spec at each seat, the winning seats, points and turn actions per seat."""
+
+    index: int
+    bots: tuple[str, ...]
+    winners: tuple[int, ...]
+    points: tuple[int, ...]
+    turns: tuple[int, ...]
+    rounds: int
+    finished: bool
+    seconds: float = field(default=0.0, compare=False)
+
+
+def seating(config: Config, index: int) -> tuple[tuple[str, ...], int]:
+    """The bot spec at each seat of game ``index`` and that game's seed (seat rotation)."""
+    n = config.seats
+    block, rotation = divmod(index, n)
+    bots = tuple(config.bots[(s + rotation) % n] for s in range(n))
+    return bots, derive_seed(config.seed, "deal", block)
+
+
+def play_game(config: Config, index: int) -> GameResult:
+    """Play game ``index`` of ``config`` (a round or a match) and return its result."""
+    started = time.perf_counter()
+    specs, game_seed = seating(config, index)
+    n = config.seats
+    rules = config.rules()
+    game = Game.new(seats=n, ruleset=rules, seed=game_seed)
+    bots: list[Bot] = [make_bot(spec) for spec in specs]
+    rngs = [random.Random(derive_seed(config.seed, "bot", index, s)) for s in range(n)]
+    observers: list[Callable[[Sequence[Any]], None] | None] = [getattr(b, "observe", None) for b in bots]
+    turns = [0] * n
+    actions = 0
+
+    def feed(events: Sequence[Any]) -> None:
+        if not events:
+            return
+        for s in range(n):
+            obs = observers[s]
+            if obs is not None:
+                mine = [e for e in events if e.visible_to(s)]
+                if mine:
+                    obs(mine)
+
+    def act(seat: int, action: Action) -> None:
+        nonlocal actions
+        try:
+            events = game.play(action, seat)
+        except UnoError as exc:
+            raise ArenaError(f"game {index}: bot {specs[seat]} at seat {seat} chose {action}: {exc}") from exc
+        if action.kind != CALL_UNO and action.kind != CATCH:
+            turns[seat] += 1
+        actions += 1
+        feed(events)
+
+    feed(game.events)
+    rounds = 0
+    finished = True
+    start_scores = [0] * n
+    while True:
+        while game.phase < Phase.ROUND_OVER:
+            if actions >= config.max_actions:
+                finished = False
+                break
+            active = game.active_seat
+            direction = game.direction
+            acted = False
+            for step in range(1, n):
+                seat = (active + step * direction) % n
+                legal = game.legal_actions_for(seat)
+                if not legal:
+                    continue
+                choice = bots[seat].choose(game.view(seat), legal, rngs[seat])
+                if choice is not None:
+                    act(seat, choice)
+                    acted = True
+                    break
+            if acted:
+                continue
+            legal = game.legal_actions_for(active)
+            choice = bots[active].choose(game.view(active), legal, rngs[active])
+            if choice is None:
+                raise ArenaError(f"game {index}: bot {specs[active]} at seat {active} passed on its turn")
+            act(active, choice)
+        if not finished:
+            break
+        rounds += 1
+        if config.mode == "round" or game.phase is Phase.MATCH_OVER:
+            break
+        feed(game.next_round())
+    winners: tuple[int, ...] = ()
+    if not finished:
+        points = tuple(0 for _ in range(n))
+    elif config.mode == "round":
+        res = game.round_result()
+        assert res is not None
+        points = tuple(res.scores[s] - start_scores[s] for s in range(n))
+        if res.winner is not None:
+            w = res.winner
+            winners = tuple(s for s in range(n) if s % 2 == w % 2) if rules.partnership else (w,)
+    else:
+        out = game.outcome()
+        assert out is not None
+        points = out.scores
+        winners = out.winners
+    return GameResult(
+        index, specs, winners, tuple(points), tuple(turns), rounds, finished, time.perf_counter() - started
+    )
+
+
+def _worker(job: tuple[Config, int]) -> GameResult:
+    return play_game(*job)
+
+
+@dataclass(frozen=True)
+class BotRow:
+    """One bot's line of the table (all its seats together)."""
+
+    bot: str
+    seat_games: int
+    wins: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    fair_share: float
+    mean_points: float
+    mean_turns: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bot": self.bot,
+            "seat_games": self.seat_games,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 6),
+            "ci95": [round(self.ci_low, 6), round(self.ci_high, 6)],
+            "fair_share": round(self.fair_share, 6),
+            "mean_points": round(self.mean_points, 4),
+            "mean_turns": round(self.mean_turns, 4),
+        }
+
+
+@dataclass(frozen=True)
+class ArenaResult:
+    """The results of a run: the configuration, one row per bot, and the games."""
+
+    preset: str
+    ruleset: Ruleset
+    seats: int
+    bots: tuple[str, ...]
+    games: int
+    seed: int
+    mode: str
+    rows: tuple[BotRow, ...]
+    unfinished: int
+    no_winner: int
+    seconds: float = field(default=0.0, compare=False)
+    results: tuple[GameResult, ...] = field(default=(), compare=False, repr=False)
+
+    def row(self, bot: str) -> BotRow:
+        for r in self.rows:
+            if r.bot == bot:
+                return r
+        raise KeyError(bot)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The same as the table, as JSON-ready data (no timings: the same seed gives the same dict)."""
+        return {
+            "preset": self.preset,
+            "ruleset": self.ruleset.to_dict(),
+            "seats": self.seats,
+            "bots": list(self.bots),
+            "games": self.games,
+            "seed": self.seed,
+            "mode": self.mode,
+            "unfinished": self.unfinished,
+            "no_winner": self.no_winner,
+            "results": [r.to_dict() for r in self.rows],
+        }
+
+    def table(self) -> str:
+        """The results table, as printed by ``unotable simulate``."""
+        unit = "rounds" if self.mode == "round" else "matches"
+        head = (
+            f"{self.games} {unit}, preset {self.preset}, {self.seats} seats, seed {self.seed}: "
+            f"{', '.join(self.bots)}"
+        )
+        cols = ("bot", "seat-games", "wins", "win rate", "95% CI", "fair", "mean points", "mean turns")
+        lines = [
+            (
+                r.bot,
+                str(r.seat_games),
+                str(r.wins),
+                f"{100 * r.win_rate:.1f}%",
+                f"{100 * r.ci_low:.1f}-{100 * r.ci_high:.1f}%",
+                f"{100 * r.fair_share:.1f}%",
+                f"{r.mean_points:.1f}",
+                f"{r.mean_turns:.1f}",
+            )
+            for r in self.rows
+        ]
+        widths = [max(len(c), *(len(line[i]) for line in lines)) for i, c in enumerate(cols)]
+        out = [head, ""]
+        out.append(_line(cols, widths))
+        out.append("  ".join("-" * w for w in widths))
+        out.extend(_line(line, widths) for line in lines)
+        extra = []
+        if self.no_winner:
+            extra.append(f"{self.no_winner} with no winner (blocked)")
+        if self.unfinished:
+            extra.append(f"{self.unfinished} stopped at the action limit")
+        if extra:
+            out.append("")
+            out.append("; ".join(extra))
+        return "\n".join(out)
+
+
+def _line(cells: Sequence[str], widths: Sequence[int]) -> str:
+    """A table line: the first cell left-aligned, the others right-aligned."""
+    parts = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
+    return "  ".join(parts)
+
+
+def summarize(config: Config, preset: str, results: Sequence[GameResult], seconds: float) -> ArenaResult:
+    rules = config.rules()
+    n = config.seats
+    fair = 0.5 if rules.partnership else 1.0 / n
+    order: list[str] = []
+    for spec in config.bots:
+        if spec not in order:
+            order.append(spec)
+    stats = {spec: [0, 0, 0, 0] for spec in order}  # seat-games, wins, points, turns
+    unfinished = 0
+    no_winner = 0
+    for r in results:
+        if not r.finished:
+            unfinished += 1
+        elif not r.winners:
+            no_winner += 1
+        for s, spec in enumerate(r.bots):
+            st = stats[spec]
+            st[0] += 1
+            st[1] += s in r.winners
+            st[2] += r.points[s]
+            st[3] += r.turns[s]
+    rows = []
+    for spec in order:
+        games, wins, points, turns = stats[spec]
+        lo, hi = wilson(wins, games)
+        rows.append(
+            BotRow(
+                spec,
+                games,
+                wins,
+                wins / games if games else 0.0,
+                lo,
+                hi,
+                fair,
+                points / games if games else 0.0,
+                turns / games if games else 0.0,
+            )
+        )
+    return ArenaResult(
+        preset, rules, n, config.bots, len(results), config.seed, config.mode, tuple(rows),
+        unfinished, no_winner, seconds, tuple(results),
+    )
+
+
+def _resolve_rules(preset: str | Ruleset, options: dict[str, Any] | None) -> tuple[str, Ruleset]:
+    if isinstance(preset, Ruleset):
+        rules, name = preset, "custom"
+    else:
+        rules, name = Ruleset.preset(preset), preset
+    if options:
+        rules = rules.replace(**options)
+        name += " with " + ", ".join(f"{k}={v}" for k, v in options.items())
+    return name, rules
+
+
+def run_arena(
+    preset: str | Ruleset,
+    seats: int,
+    bots: Sequence[str],
+    games: int,
+    seed: int = 1,
+    jobs: int = 1,
+    mode: str = "round",
+    options: dict[str, Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    max_actions: int = 100_000,
+) -> ArenaResult:
+    """Play ``games`` rounds (``mode="round"``) or matches (``"match"``) and summarize them.
+
+    ``bots`` names one bot spec per seat (see :func:`unotable.bots.make_bot`); a shorter list is
+    completed with its last entry. ``options`` override the preset's ruleset options. ``jobs``
+    processes play in parallel; the results do not depend on it. ``progress(done, total)`` is
+    called after each game.
+    """
+    if mode not in ("round", "match"):
+        raise ValueError(f"mode must be 'round' or 'match', not {mode!r}")
+    name, rules = _resolve_rules(preset, options)
+    rules.validate_seats(seats)
+    specs = [b.strip() for b in bots if b.strip()]
+    if not specs:
+        raise ValueError("name at least one bot")
+    if len(specs) > seats:
+        raise ValueError(f"{len(specs)} bots for {seats} seats")
+    specs += [specs[-1]] * (seats - len(specs))
+    for spec in specs:  # fail early on an unknown name or option
+        make_bot(spec)
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    config = Config(rules.to_dict(), seats, tuple(specs), seed, mode, max_actions)
+    started = time.perf_counter()
+    results: list[GameResult] = []
+    jobs_list = [(config, i) for i in range(games)]
+    if jobs <= 1:
+        for job in jobs_list:
+            results.append(_worker(job))
+            if progress is not None:
+                progress(len(results), games)
+    else:
+        # fork where the platform has it: scripts then need no ``if __name__ == "__main__"`` guard
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        with ctx.Pool(min(jobs, games)) as pool:
+            for r in pool.imap(_worker, jobs_list, chunksize=1):
+                results.append(r)
+                if progress is not None:
+                    progress(len(results), games)
+    return summarize(config, name, results, time.perf_counter() - started)
+
+
+class ProgressBar:
+    """A progress bar on a stream (a redrawn line on a terminal, a few plain lines otherwise)."""
+
+    def __init__(self, stream: TextIO, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.started = time.perf_counter()
+        self.tty = stream.isatty()
+        self.last = -1.0
+        self.last_decile = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        elapsed = now - self.started
+        if self.tty:
+            if done < total and now - self.last < 0.2:
+                return
+            self.last = now
+            filled = int(self.width * done / total)
+            rate = done / elapsed if elapsed > 0 else 0.0
+            eta = (total - done) / rate if rate > 0 else 0.0
+            bar = "#" * filled + "-" * (self.width - filled)
+            self.stream.write(f"\r[{bar}] {done}/{total} games, {elapsed:.0f}s elapsed, eta {eta:.0f}s ")
+            if done == total:
+                self.stream.write("\n")
+        else:
+            decile = 10 * done // total
+            if decile != self.last_decile:
+                self.last_decile = decile
+                self.stream.write(f"{done}/{total} games, {elapsed:.0f}s\n")
+        self.stream.flush()
+
+
+def _option(text: str) -> tuple[str, object]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"{text!r} is not OPTION=VALUE")
+    key, value = text.split("=", 1)
+    low = value.strip().lower()
+    parsed: object = value.strip()
+    if low in ("true", "false"):
+        parsed = low == "true"
+    else:
+        with contextlib.suppress(ValueError):
+            parsed = int(value)
+    return key.strip(), parsed
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="unotable simulate",
+        description="Play seeded bot-vs-bot rounds or matches (seats rotated) and print a results table.",
+    )
+    p.add_argument("--preset", default="official", help="ruleset preset (default: official)")
+    p.add_argument("--option", action="append", type=_option, default=[], metavar="OPTION=VALUE",
+                   help="override a ruleset option, e.g. stacking=same_kind (repeatable)")
+    p.add_argument("--seats", type=int, default=4, help="seats per game (default: 4)")
+    p.add_argument("--bots", default="heuristic",
+                   help="comma-separated bot specs, one per seat, the last repeated to fill the seats; "
+                        "a spec is NAME or NAME:key=value:... (names: random, rule-v1, heuristic, ismcts)")
+    p.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the whole run (default: 1)")
+    p.add_argument("--jobs", type=int, default=1, help="parallel processes (default: 1)")
+    p.add_argument("--mode", choices=("round", "match"), default="round",
+                   help="a game is one round (default) or a whole match to the target score")
+    p.add_argument("--max-actions", type=int, default=100_000, help="stop a game after this many actions")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``unotable simulate``: parse ``argv``, run the arena, print the table; returns an exit code."""
+    parser = build_parser()
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    try:
+        specs = [s for s in args.bots.split(",") if s.strip()]
+        for spec in specs:
+            parse_bot_spec(spec)
+        progress = None if args.quiet else ProgressBar(sys.stderr)
+        result = run_arena(
+            args.preset,
+            args.seats,
+            specs,
+            args.games,
+            seed=args.seed,
+            jobs=args.jobs,
+            mode=args.mode,
+            options=dict(args.option) or None,
+            progress=progress,
+            max_actions=args.max_actions,
+        )
+    except (UnoError, ValueError, TypeError) as exc:
+        print(f"unotable simulate: error: {exc}", file=sys.stderr)
+        return 2
+    except ArenaError as exc:
+        print(f"unotable simulate: a bot broke the protocol: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(result.table())
+        if not args.quiet:
+            print(f"({result.seconds:.1f}s)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

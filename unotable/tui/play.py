@@ -1,0 +1,440 @@
+"""``unotable play``: you against bots in the terminal.
+
+The loop shows the table as your seat sees it (``game.view(seat)``) and one line for every event
+your seat may see (``game.events_for(seat)``, as it grows). Between your turns the bots play and
+react out of turn (UNO calls, catches, jump-ins) through :class:`~unotable.tui.driver.Table`.
+When you may act out of turn yourself (call UNO, catch a seat, jump in), you are asked; press
+Enter to let play go on. Rejected input prints the engine's reason and asks again: the game is
+unchanged. End of input or ``quit`` ends the session with status 0, Ctrl-C with 130; a finished
+match offers to save its record (:mod:`unotable.record`).
+"""
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from unotable import __version__
+from unotable.actions import (
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Pass,
+    Play,
+)
+from unotable.cards import Color
+from unotable.errors import NotationError, RulesetError, UnoError
+from unotable.game import Game
+from unotable.rules import Ruleset
+from unotable.state import Phase
+from unotable.tui.commands import missing, read_line
+from unotable.tui.driver import Bot, Table, make_bot
+from unotable.tui.render import Style, event_lines, seat_names, table_lines
+
+__all__ = ["HELP", "PlayConfig", "Session", "SetupError", "parse_option", "run_play"]
+
+HELP = """\
+Commands (the hand is shown with indices; cards marked * can be played now):
+  3            play the card at index 3; you are asked for a color or a target when it needs one
+  3 b, 3:blue  play a wild at index 3 and name blue      3>2   play it targeting seat 2
+  3!, 3 uno    play it and call UNO (do this when it leaves you one card)
+  W4:B  R7>2!  any action in notation: card, :color, >target seat, ! for UNO
+  draw (d)     draw a card            pass (p)   keep the card you just drew
+  play         play the card you just drew
+  accept       take the pending penalty           challenge   challenge a Wild Draw Four
+  uno          call UNO                           catch N     catch seat N, who did not call UNO
+  color R      name a color when asked (or just type r, y, g or b)
+  table (t)    show the table again   moves (m)  list your legal actions
+  help (?)     this help              quit (q)   leave the game (end of input or Ctrl-C too)"""
+
+
+class SetupError(ValueError):
+    """A flag that cannot make a match (an unknown bot level, a bad --bots list)."""
+
+
+class Quit(Exception):
+    """The player asked to leave."""
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """One ``--option NAME=VALUE``: booleans and integers are read as such, anything else is a string.
+
+    >>> parse_option("stacking=same_kind"), parse_option("jump_in=yes"), parse_option("uno_penalty=4")
+    (('stacking', 'same_kind'), ('jump_in', True), ('uno_penalty', 4))
+    """
+    name, sep, raw = text.partition("=")
+    name = name.strip().replace("-", "_")
+    value = raw.strip()
+    if not sep or not name or not value:
+        raise RulesetError(f"an option is NAME=VALUE, as in stacking=same_kind, not {text!r}")
+    low = value.lower()
+    if low in ("true", "yes", "on"):
+        return name, True
+    if low in ("false", "no", "off"):
+        return name, False
+    if value.lstrip("-").isdigit():
+        return name, int(value)
+    return name, value
+
+
+@dataclass
+class PlayConfig:
+    """Everything ``unotable play`` takes from its flags."""
+
+    preset: str = "official"
+    options: Sequence[str] = ()
+    seats: int | None = None
+    bots: Sequence[str] = ("heuristic",)
+    seed: int | None = None
+    name: str = "You"
+    human: int = 0
+    color: bool = False
+    save: str | None = None
+    delay: float = 0.0
+
+    def ruleset(self) -> Ruleset:
+        rules = Ruleset.preset(self.preset)
+        changes = dict(parse_option(o) for o in self.options)
+        return rules.replace(**changes) if changes else rules
+
+    def seat_count(self, rules: Ruleset) -> int:
+        if self.seats is not None:
+            return self.seats
+        if len(self.bots) > 1:
+            return len(self.bots) + 1
+        counts = rules.seat_counts
+        return 4 if 4 in counts else counts[0]
+
+    def bot_levels(self, seats: int) -> list[str]:
+        """The level of each seat ('' for the human)."""
+        others = seats - 1
+        if len(self.bots) == 1:
+            wanted = list(self.bots) * others
+        elif len(self.bots) == others:
+            wanted = list(self.bots)
+        else:
+            raise SetupError(
+                f"--bots lists {len(self.bots)} levels for {others} bot seats: give one level or {others}"
+            )
+        return [*wanted[: self.human], "", *wanted[self.human:]]
+
+
+class Session:
+    """One match in the terminal: a human seat and bots."""
+
+    def __init__(
+        self,
+        game: Game,
+        table: Table,
+        config: PlayConfig,
+        levels: Sequence[str],
+        out: TextIO,
+        ask: Callable[[str], str],
+        seed: int,
+    ) -> None:
+        self.game = game
+        self.table = table
+        self.config = config
+        self.me = config.human
+        self.levels = list(levels)
+        self.names = seat_names(game.seats, self.me, config.name)
+        self.style = Style(config.color)
+        self.out = out
+        self._ask = ask
+        self.seed = seed
+        self._shown = 0
+        self._declined = -1
+        self._table_shown = -1
+
+    # -- input and output ----------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str:
+        self.out.flush()
+        return self._ask(prompt)
+
+    def flush_events(self) -> None:
+        """Print the events the human's seat may see that are not shown yet."""
+        events = self.game.events
+        for line in event_lines(events[self._shown:], self.names, self.style, self.me):
+            self.say("  " + line)
+        self._shown = len(events)
+
+    # -- the match -----------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play the match; the exit status (0, or 130 after Ctrl-C)."""
+        try:
+            self.intro()
+            self.loop()
+        except Quit:
+            self.say("Goodbye.")
+            self.save_on_leave()
+            return 0
+        except EOFError:
+            self.say("\nEnd of input. Goodbye.")
+            self.save_on_leave()
+            return 0
+        except KeyboardInterrupt:
+            self.say("\nInterrupted. Goodbye.")
+            return 130
+        try:
+            self.finish()
+        except EOFError:
+            self.say("\nNot saved. Goodbye.")
+        except KeyboardInterrupt:
+            self.say("\nInterrupted. Goodbye.")
+            return 130
+        return 0
+
+    def intro(self) -> None:
+        g = self.game
+        bots = ", ".join(f"{self.names[s]} ({self.levels[s]})" for s in range(g.seats) if s != self.me)
+        rules = f" — {self.config.preset}: {g.ruleset.describe()}"
+        self.say(self.style.bold(f"unotable {__version__}") + rules)
+        self.say(f"{g.seats} seats, seed {self.seed}. You are seat {self.me}; against {bots}.")
+        self.say("Type help for the commands.")
+
+    def loop(self) -> None:
+        game = self.game
+        while True:
+            self.flush_events()
+            if game.phase is Phase.MATCH_OVER:
+                return
+            if game.phase is Phase.ROUND_OVER:
+                self.between_rounds()
+                game.next_round()
+                continue
+            mine = game.legal_action_list(self.me) if game.active_seat != self.me else []
+            actions = game.actions
+            # The human gets the first chance, except right after their own action: then the bots
+            # may catch a forgotten UNO before the human can make up for it.
+            human_first = not actions or actions[-1][0] != self.me
+            if mine and human_first and self._declined != self.table.version:
+                self.out_of_turn(mine)
+                continue
+            if self.table.react(skip=self.me) is not None:
+                continue
+            if mine and self._declined != self.table.version:
+                self.out_of_turn(mine)
+                continue
+            if game.active_seat == self.me:
+                self.my_turn()
+            else:
+                self.table.bot_turn(game.active_seat)
+                if self.config.delay > 0:
+                    self.flush_events()
+                    time.sleep(self.config.delay)
+
+    def between_rounds(self) -> None:
+        view = self.game.view(self.me)
+        self.say()
+        for line in table_lines(view, self.names, self.style, self.levels, self._title()):
+            self.say(line)
+        answer = self.ask(f"Press Enter to deal round {self.game.round_no + 1} (q to quit): ")
+        if answer.strip().lower() in ("q", "quit", "exit"):
+            raise Quit
+
+    def finish(self) -> None:
+        outcome = self.game.outcome()
+        if outcome is not None:
+            won = self.me in outcome.winners
+            self.say(self.style.bold("You won the match!" if won else "You lost the match.")
+                     + f" ({outcome.rounds} round{'s' if outcome.rounds != 1 else ''})")
+        if self.config.save:
+            self.save(self.config.save)
+            return
+        answer = self.ask("Save the record of this match? [y/N] ").strip().lower()
+        if answer not in ("y", "yes"):
+            self.say("Not saved. Goodbye.")
+            return
+        default = f"unotable-{self.seed}.json"
+        path = self.ask(f"File name [{default}]: ").strip() or default
+        self.save(path)
+
+    def save_on_leave(self) -> None:
+        """Leaving early keeps the unfinished record only when --save asked for it."""
+        if self.config.save:
+            self.save(self.config.save)
+
+    def save(self, path: str) -> None:
+        try:
+            Path(path).write_text(self.game.record().to_json(indent=2) + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.say(self.style.error(f"Could not save the record: {exc}"))
+            return
+        self.say(f"Record saved to {path}. Replay it with: unotable replay {path}")
+
+    def _title(self) -> str:
+        return f"{self.config.preset} · seed {self.seed}"
+
+    # -- the human's turn ----------------------------------------------------------------------
+
+    def show_table(self) -> None:
+        view = self.game.view(self.me)
+        legal = self.game.legal_action_list(self.me)
+        playable = frozenset(i for i, c in enumerate(view.hand)
+                             if any(isinstance(a, Play) and a.card == c for a in legal))
+        self.say()
+        for line in table_lines(view, self.names, self.style, self.levels, self._title(), playable):
+            self.say(line)
+        self.say(self.options_line(legal))
+        self._table_shown = self.table.version
+
+    def options_line(self, legal: Sequence[Action]) -> str:
+        """What the human may do now, in the words they can type."""
+        game = self.game
+        view = game.view(self.me)
+        parts: list[str] = []
+        indices = [str(i) for i, c in enumerate(view.hand)
+                   if any(isinstance(a, Play) and a.card == c for a in legal)]
+        if indices:
+            parts.append("play " + ", ".join(indices))
+        words = (("draw", Draw), ("pass", Pass), ("accept", Accept), ("challenge", Challenge),
+                 ("uno", CallUno))
+        for word, kind in words:
+            if any(isinstance(a, kind) for a in legal):
+                parts.append(word)
+        catches = sorted({a.target for a in legal if isinstance(a, Catch)})
+        parts += [f"catch {t}" for t in catches]
+        if any(isinstance(a, ChooseColor) for a in legal):
+            parts.append("name a color: r, y, g or b")
+        text = "You can: " + " · ".join(parts) if parts else "You have no action now."
+        if game.active_seat == self.me and game.phase is Phase.RESPOND:
+            text = f"You face +{game.pending_penalty}. " + text
+        if len(view.hand) == 2 and indices and any(isinstance(a, Play) and a.uno for a in legal):
+            text += f"  (add ! to call UNO with your play: {indices[0]}!)"
+        return text
+
+    def my_turn(self) -> None:
+        if self._table_shown != self.table.version:
+            self.show_table()
+        else:
+            self.say(self.options_line(self.game.legal_action_list(self.me)))
+        self.prompt_action("> ", out_of_turn=False)
+
+    def out_of_turn(self, legal: Sequence[Action]) -> None:
+        view = self.game.view(self.me)
+        top = self.style.card(view.top_card) if view.top_card is not None else "(none)"
+        color = self.style.color_word(view.current_color)
+        self.say(f"You may act out of turn. Top card: {top}, color {color}. "
+                 f"Your hand: {self.style.hand(view.hand)}")
+        self.say(self.options_line(legal) + "   (Enter: let play go on)")
+        self.prompt_action("(out of turn) > ", out_of_turn=True)
+
+    def prompt_action(self, prompt: str, out_of_turn: bool) -> None:
+        """Ask until the human makes a legal action (or, out of turn, lets the chance pass)."""
+        game = self.game
+        while True:
+            view = game.view(self.me)
+            line = self.ask(prompt)
+            try:
+                command = read_line(
+                    line,
+                    view.hand,
+                    drawn=view.drawn_card,
+                    exposed=[s for s in range(view.seats) if view.exposed[s] and s != self.me],
+                    choosing_color=game.phase is Phase.CHOOSE_COLOR and game.active_seat == self.me,
+                )
+            except NotationError as exc:
+                self.say(self.style.error(f"✗ {exc}") + "  (type help for the commands)")
+                continue
+            if isinstance(command, str):
+                if command == "empty" and out_of_turn:
+                    self._declined = self.table.version
+                    return
+                self.word(command)
+                continue
+            legal = game.legal_action_list(self.me)
+            action = self.complete(command, legal)
+            if action is None:
+                continue
+            try:
+                game.play(action, self.me)
+            except UnoError as exc:
+                self.say(self.style.error(f"✗ {exc}"))
+                continue
+            return
+
+    def word(self, command: str) -> None:
+        if command == "quit":
+            raise Quit
+        if command == "help":
+            self.say(HELP)
+        elif command == "table":
+            self.show_table()
+        elif command == "moves":
+            legal = self.game.legal_action_list(self.me)
+            self.say("Legal now: " + (", ".join(str(a) for a in legal) or "nothing"))
+        else:
+            self.say(self.options_line(self.game.legal_action_list(self.me)))
+
+    def complete(self, action: Action, legal: Sequence[Action]) -> Action | None:
+        """Ask for the color and target that ``action`` still needs; None when the human backs out."""
+        need_color, targets = missing(action, legal)
+        if need_color and isinstance(action, Play):
+            color = self.ask_color()
+            if color is None:
+                return None
+            action = dataclasses.replace(action, color=color)
+        if targets and isinstance(action, Play | ChooseColor):
+            target = self.ask_target(targets)
+            if target is None:
+                return None
+            action = dataclasses.replace(action, target=target)
+        return action
+
+    def ask_color(self) -> Color | None:
+        while True:
+            answer = self.ask("Name a color — r(ed), y(ellow), g(reen), b(lue); Enter to cancel: ").strip()
+            if not answer:
+                return None
+            try:
+                return Color.parse(answer)
+            except NotationError as exc:
+                self.say(self.style.error(f"✗ {exc}"))
+
+    def ask_target(self, targets: Sequence[int]) -> int | None:
+        choices = ", ".join(f"{t} ({self.names[t]})" for t in targets)
+        while True:
+            answer = self.ask(f"Target seat — {choices}; Enter to cancel: ").strip()
+            if not answer:
+                return None
+            if answer.isdigit() and int(answer) in targets:
+                return int(answer)
+            self.say(self.style.error(f"✗ {answer!r} is not one of the seats you can target: {choices}"))
+
+
+def run_play(config: PlayConfig, out: TextIO | None = None, ask: Callable[[str], str] | None = None) -> int:
+    """Set up the match of ``config`` and play it; returns the exit status."""
+    out = out if out is not None else sys.stdout
+    rules = config.ruleset()
+    seats = config.seat_count(rules)
+    rules.validate_seats(seats)
+    if not 0 <= config.human < seats:
+        raise RulesetError(f"seat {config.human} does not exist: this game has seats 0 to {seats - 1}")
+    levels = config.bot_levels(seats)
+    bots: dict[int, Bot] = {}
+    for seat, level in enumerate(levels):
+        if seat != config.human:
+            try:
+                bots[seat] = make_bot(level)
+            except (ValueError, KeyError) as exc:
+                raise SetupError(f"cannot make a {level!r} bot: {exc}") from None
+    seed = config.seed if config.seed is not None else secrets.randbits(31)
+    game = Game.new(seats, rules, seed)
+    table = Table(game, bots, seed)
+    session = Session(game, table, config, levels, out, ask if ask is not None else input, seed)
+    return session.run()

@@ -1,0 +1,374 @@
+"""Text for the terminal: cards in ANSI color, one readable line per event, and the table.
+
+Everything here is a pure function of a view, an event or a card, so it is easy to test. Color is
+a :class:`Style` decision made once: :func:`use_color` turns it off for ``NO_COLOR``, for a stream
+that is not a terminal, and on request.
+
+>>> from unotable.cards import Card
+>>> plain = Style(color=False)
+>>> plain.card(Card.parse("W4")), plain.hand((Card.parse("R7"), Card.parse("GS")))
+('W4', '0:R7  1:GS')
+>>> from unotable.events import CardPlayed
+>>> from unotable.cards import Color
+>>> event_line(CardPlayed(seat=1, card=Card.parse("W4"), color=Color.BLUE), ["You", "Bot 1"], plain)
+'Bot 1 played W4 (Wild Draw Four) and named blue'
+>>> Style(color=True).card(Card.parse("R7"))
+'\\x1b[1;97;41m R7 \\x1b[0m'
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+from unotable.cards import Card, Color
+from unotable.events import (
+    CardPlayed,
+    Caught,
+    Challenged,
+    ChallengeReveal,
+    ColorChosen,
+    DealerChosen,
+    DirectionChanged,
+    Drew,
+    DrewCards,
+    Event,
+    Exposed,
+    FalseCatch,
+    FalseUno,
+    FirstCard,
+    HandDealt,
+    HandsPassed,
+    HandsShuffled,
+    HandsSwapped,
+    KnockedOut,
+    MatchEnded,
+    NewHand,
+    Passed,
+    PenaltyPending,
+    Reshuffled,
+    Revealed,
+    RoundEnded,
+    RoundStarted,
+    Skipped,
+    Slipped,
+    UnoCalled,
+)
+from unotable.state import Phase
+from unotable.views import PlayerView, SpectatorView
+
+__all__ = [
+    "Style",
+    "direction_text",
+    "event_line",
+    "event_lines",
+    "seat_names",
+    "table_lines",
+    "use_color",
+]
+
+_RESET = "\x1b[0m"
+# Cards look like little cards: bright text on the card's color; wilds on black.
+_CARD_SGR = {
+    Color.RED: "1;97;41",
+    Color.YELLOW: "1;30;43",
+    Color.GREEN: "1;30;42",
+    Color.BLUE: "1;97;44",
+}
+_WILD_SGR = "1;97;40"
+_WORD_SGR = {Color.RED: "1;31", Color.YELLOW: "1;33", Color.GREEN: "1;32", Color.BLUE: "1;34"}
+
+
+def use_color(stream: TextIO, no_color: bool = False) -> bool:
+    """Whether to write ANSI colors to ``stream``: not when asked not to, not with a non-empty
+    ``NO_COLOR`` (https://no-color.org), not when the stream is not a terminal."""
+    if no_color or os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How to draw text: with ANSI colors or as plain notation."""
+
+    color: bool = False
+
+    def sgr(self, codes: str, text: str) -> str:
+        return f"\x1b[{codes}m{text}{_RESET}" if self.color else text
+
+    def bold(self, text: str) -> str:
+        return self.sgr("1", text)
+
+    def dim(self, text: str) -> str:
+        return self.sgr("2", text)
+
+    def error(self, text: str) -> str:
+        return self.sgr("1;31", text)
+
+    def card(self, card: Card) -> str:
+        """A card in its notation; in color, as a small colored tile."""
+        if not self.color:
+            return str(card)
+        codes = _WILD_SGR if card.color is None else _CARD_SGR[card.color]
+        return self.sgr(codes, f" {card} ")
+
+    def cards(self, cards: Sequence[Card]) -> str:
+        return " ".join(self.card(c) for c in cards) if cards else "(none)"
+
+    def color_word(self, color: Color | None) -> str:
+        """``blue`` (in blue), or ``none`` when no color is current."""
+        if color is None:
+            return "none"
+        return self.sgr(_WORD_SGR[color], color.name.lower())
+
+    def hand(self, hand: Sequence[Card], playable: frozenset[int] = frozenset()) -> str:
+        """The hand with the indices to type; playable cards marked with ``*`` (in bold when colored)."""
+        parts = []
+        for i, card in enumerate(hand):
+            mark = "*" if i in playable else ""
+            index = self.bold(f"{i}{mark}") if mark else f"{i}"
+            parts.append(f"{index}:{self.card(card)}")
+        return "  ".join(parts) if parts else "(empty)"
+
+
+def seat_names(seats: int, human: int | None, name: str = "You") -> list[str]:
+    """Display names: the human's name, and ``Bot N`` for the others.
+
+    >>> seat_names(3, 0)
+    ['You', 'Bot 1', 'Bot 2']
+    """
+    return [name if seat == human else f"Bot {seat}" for seat in range(seats)]
+
+
+def direction_text(direction: int, seats: int) -> str:
+    """The direction of play as an arrow and the seat order it gives.
+
+    >>> direction_text(1, 3), direction_text(-1, 5)
+    ('→ (0→1→2→0)', '← (4→3→2→…)')
+    """
+    order = list(range(seats)) if direction > 0 else list(range(seats - 1, -1, -1))
+    arrow = "→" if direction > 0 else "←"
+    shown = [*order[:3], "…"] if seats > 3 else [*order, order[0]]
+    return f"{arrow} ({'→'.join(str(s) for s in shown)})"
+
+
+def _count(n: int, word: str = "card") -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _card_and_label(style: Style, card: Card) -> str:
+    if card.is_number:
+        return style.card(card)
+    return f"{style.card(card)} ({card.label})"
+
+
+def _their(name: str) -> str:
+    return "your" if name == "You" else f"{name}'s"
+
+
+def _verb(names: Sequence[str], seat: int, you: str, other: str) -> str:
+    return you if names[seat] == "You" else other
+
+
+def event_line(event: Event, names: Sequence[str], style: Style) -> str:
+    """One readable line for ``event``; ``names`` gives each seat's display name."""
+    n = names
+    if isinstance(event, CardPlayed):
+        verb = "jumped in with" if event.jump_in else "played"
+        text = f"{n[event.seat]} {verb} {_card_and_label(style, event.card)}"
+        if event.color is not None:
+            text += f" and named {style.color_word(event.color)}"
+        if event.target is not None:
+            text += f", targeting {n[event.target]}"
+        if event.uno:
+            text += " — " + style.bold("UNO!")
+        return text
+    if isinstance(event, ColorChosen):
+        text = f"{n[event.seat]} named {style.color_word(event.color)}"
+        if event.target is not None:
+            text += f", targeting {n[event.target]}"
+        return text
+    if isinstance(event, Drew):
+        return _drew_line(event, n)
+    if isinstance(event, DrewCards):
+        return f"{n[event.seat]} drew {style.cards(event.cards)}"
+    if isinstance(event, Passed):
+        if event.auto:
+            return f"{n[event.seat]} could not draw and passed"
+        return f"{n[event.seat]} kept the card and passed"
+    if isinstance(event, Skipped):
+        return f"{n[event.seat]} {_verb(n, event.seat, 'are', 'is')} skipped"
+    if isinstance(event, DirectionChanged):
+        return f"Direction reversed: now {'→' if event.direction > 0 else '←'}"
+    if isinstance(event, PenaltyPending):
+        return f"+{event.total} pending against {n[event.victim]}"
+    if isinstance(event, Challenged):
+        verdict = "guilty: the Wild Draw Four was illegal" if event.guilty else "innocent: it was legal"
+        return f"{n[event.challenger]} challenged {_their(n[event.player])} Wild Draw Four — {verdict}"
+    if isinstance(event, ChallengeReveal):
+        whose = "Your" if n[event.player] == "You" else _their(n[event.player])
+        return f"{whose} hand, shown to {n[event.challenger]}: {style.cards(event.cards)}"
+    if isinstance(event, HandsSwapped):
+        return f"{n[event.seat]} swapped hands with {n[event.target]}"
+    if isinstance(event, HandsPassed):
+        return f"Every hand passed to the next seat {'→' if event.direction > 0 else '←'}"
+    if isinstance(event, HandsShuffled):
+        sizes = ", ".join(str(s) for s in event.sizes)
+        return f"{n[event.seat]} shuffled every hand together and dealt them again ({sizes} cards)"
+    if isinstance(event, NewHand):
+        return f"{n[event.seat]} now hold{'' if n[event.seat] == 'You' else 's'}: {style.cards(event.cards)}"
+    if isinstance(event, Exposed):
+        if n[event.seat] == "You":
+            return style.bold("You hold one card and have not called UNO: type uno before you are caught!")
+        return f"{n[event.seat]} holds one card without calling UNO (catch {event.seat} to catch it)"
+    if isinstance(event, UnoCalled):
+        return f"{n[event.seat]} called " + style.bold("UNO!")
+    if isinstance(event, Caught):
+        return (f"{n[event.catcher]} caught {n[event.target]} without UNO: "
+                f"{n[event.target]} draw{_verb(n, event.target, '', 's')} {event.penalty}")
+    if isinstance(event, FalseCatch):
+        return (f"{n[event.catcher]} wrongly tried to catch {n[event.target]} and "
+                f"draw{_verb(n, event.catcher, '', 's')} {event.penalty}")
+    if isinstance(event, FalseUno):
+        return f"{n[event.seat]} called UNO falsely and draw{_verb(n, event.seat, '', 's')} {event.penalty}"
+    if isinstance(event, Slipped):
+        return f"{n[event.seat]} slipped {style.cards(event.cards)} under the top card"
+    if isinstance(event, Reshuffled):
+        return f"The discard pile was shuffled into a new draw pile ({_count(event.count)})"
+    if isinstance(event, Revealed):
+        return f"{n[event.seat]} turned up {style.card(event.card)}"
+    if isinstance(event, KnockedOut):
+        are = _verb(n, event.seat, "are", "is")
+        return f"{n[event.seat]} {are} knocked out, holding {_count(event.cards)}"
+    if isinstance(event, RoundStarted):
+        deals = _verb(n, event.dealer, "deal", "deals")
+        return style.bold(f"── Round {event.round_no} ── {n[event.dealer]} {deals}")
+    if isinstance(event, DealerChosen):
+        draws = ", ".join(f"{n[s]} {style.card(c)}" for s, c in event.draws)
+        return f"Cards drawn for the deal: {draws}; {n[event.dealer]} deal{_verb(n, event.dealer, '', 's')}"
+    if isinstance(event, HandDealt):
+        return f"{n[event.seat]} {_verb(n, event.seat, 'were', 'was')} dealt {style.cards(event.cards)}"
+    if isinstance(event, FirstCard):
+        if event.returned:
+            return f"First card {_card_and_label(style, event.card)} goes back into the deck"
+        return f"First card: {_card_and_label(style, event.card)}"
+    if isinstance(event, RoundEnded):
+        return _round_line(event, n, style)
+    if isinstance(event, MatchEnded):
+        who = " and ".join(n[s] for s in event.winners) or "nobody"
+        win = "win" if len(event.winners) != 1 or n[event.winners[0]] == "You" else "wins"
+        scores = ", ".join(f"{n[s]} {p}" for s, p in enumerate(event.scores))
+        return style.bold(f"Match over: {who} {win} the match") + f" (scores: {scores})"
+    return f"{event.type}: {event.to_dict()}"
+
+
+def event_lines(events: Sequence[Event], names: Sequence[str], style: Style, seat: int | None = None,
+                everything: bool = False) -> list[str]:
+    """The lines for the events ``seat`` may see (all of them with ``everything``).
+
+    A public draw followed by the drawer's own cards makes one line:
+
+    >>> from unotable.events import Drew, DrewCards
+    >>> events = [Drew(seat=0, count=1, reason="draw"), DrewCards(seat=0, cards=(Card.parse("R6"),))]
+    >>> event_lines(events, ["You", "Bot 1"], Style(), seat=0)
+    ['You drew 1 card: R6']
+    >>> event_lines(events, ["You", "Bot 1"], Style(), seat=1)
+    ['You drew 1 card']
+    """
+    shown = [e for e in events if everything or e.visible_to(seat)]
+    lines: list[str] = []
+    skip = False
+    for i, event in enumerate(shown):
+        if skip:
+            skip = False
+            continue
+        after = shown[i + 1] if i + 1 < len(shown) else None
+        if isinstance(event, Drew) and isinstance(after, DrewCards) and after.seat == event.seat:
+            lines.append(f"{_drew_line(event, names)}: {style.cards(after.cards)}")
+            skip = True
+            continue
+        lines.append(event_line(event, names, style))
+    return lines
+
+
+def _drew_line(event: Drew, n: Sequence[str]) -> str:
+    who = n[event.seat]
+    cards = _count(event.count)
+    reasons = {
+        "draw": f"{who} drew {cards}",
+        "penalty": f"{who} took the penalty: {cards}",
+        "catch": f"{who} drew {cards} for not calling UNO",
+        "false_catch": f"{who} drew {cards} for a false catch",
+        "false_uno": f"{who} drew {cards} for a false UNO call",
+        "custom": f"{who} drew {cards} (custom card)",
+        "challenge": f"{who} drew {cards} for the challenge",
+    }
+    return reasons.get(event.reason, f"{who} drew {cards} ({event.reason})")
+
+
+def _round_line(event: RoundEnded, n: Sequence[str], style: Style) -> str:
+    if event.winner is None:
+        text = "Round over: blocked, nobody could play or draw; it is dealt again"
+    else:
+        win = _verb(n, event.winner, "win", "wins")
+        text = f"Round over: {n[event.winner]} {win} the round and score{'' if win == 'win' else 's'} " \
+               f"{event.points} points"
+    scores = ", ".join(f"{n[s]} {p}" for s, p in enumerate(event.scores))
+    text = style.bold(text) + f" (scores: {scores})"
+    if event.eliminated:
+        text += "; eliminated: " + ", ".join(n[s] for s in event.eliminated)
+    return text
+
+
+def table_lines(
+    view: SpectatorView,
+    names: Sequence[str],
+    style: Style,
+    levels: Sequence[str] = (),
+    title: str = "",
+    playable: frozenset[int] = frozenset(),
+) -> list[str]:
+    """The table as the seat of ``view`` sees it: every seat's count and score, the top card, the
+    current color, the direction and any pending penalty; the hand when ``view`` is a player's."""
+    lines = []
+    head = f"Round {view.round_no}"
+    if title:
+        head += f" · {title}"
+    lines.append(style.bold(head))
+    width = max(len(name) for name in names)
+    for seat in range(view.seats):
+        marks = []
+        if seat == view.active and view.phase < Phase.ROUND_OVER:
+            marks.append("◀ to act")
+        if seat == view.dealer:
+            marks.append("dealer")
+        if view.called[seat]:
+            marks.append("UNO")
+        if view.exposed[seat]:
+            marks.append("no UNO call!")
+        if view.knocked_out[seat]:
+            marks.append("knocked out")
+        elif view.eliminated[seat]:
+            marks.append("eliminated")
+        level = f"({levels[seat]})" if seat < len(levels) and levels[seat] else ""
+        cards = _count(view.hand_sizes[seat])
+        line = (f"  {seat}  {names[seat]:<{width}} {level:<12} {cards:>9}   score {view.scores[seat]:>4}"
+                f"   {' · '.join(marks)}")
+        lines.append(line.rstrip())
+    top = style.card(view.top_card) if view.top_card is not None else "(none)"
+    status = (f"Top card: {top}   color: {style.color_word(view.current_color)}   "
+              f"direction: {direction_text(view.direction, view.seats)}   draw pile: {view.draw_pile_size}")
+    lines.append(status)
+    if view.pending_penalty:
+        lines.append(style.bold(f"Pending: +{view.pending_penalty} against {names[view.active]}"))
+    if isinstance(view, PlayerView):
+        hand = style.hand(view.hand, playable)
+        whose = "Your" if names[view.seat] == "You" else f"{names[view.seat]}'s"
+        lines.append(f"{whose} hand: {hand}")
+        if view.drawn_card is not None:
+            lines.append(f"Just drawn: {style.card(view.drawn_card)}")
+    return lines
