@@ -1,6 +1,6 @@
 """The engine's side of the online rules (RULES.md §11): authority, decisions, visibility, order.
 
-NET-3 (private tables shared by link) belongs to the server and is tested with it.
+The rule on private tables shared by link belongs to the server, which does not exist yet.
 """
 from __future__ import annotations
 
