@@ -10,18 +10,15 @@ from typing import Any
 import pytest
 
 from unotable import (
-    Card,
     Color,
     CustomEffect,
     Game,
-    IllegalActionError,
     InvalidActionError,
     NotYourTurnError,
     Phase,
     Ruleset,
 )
 from unotable.events import (
-    CardPlayed,
     Challenged,
     ChallengeReveal,
     DirectionChanged,
@@ -37,39 +34,10 @@ from unotable.events import (
     Slipped,
 )
 
+from scenario import cards, hands, make, played, rejected
+
 SWAP = Ruleset(deck="classic112_swap")
 SHUFFLE = Ruleset(deck="classic112_shuffle")
-
-
-def make(
-    hands: list[list[str]], discard: list[str], ruleset: Ruleset | str = "official", **fields: Any
-) -> Game:
-    rules = ruleset.to_dict() if isinstance(ruleset, Ruleset) else ruleset
-    return Game.from_position({"ruleset": rules, "hands": hands, "discard": discard, **fields})
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(Card.parse(c) for c in text.split())
-
-
-def hands(game: Game) -> list[str]:
-    return [" ".join(str(c) for c in game.hand(s)) for s in range(game.seats)]
-
-
-def rejected(
-    game: Game, action: str, seat: int | None = None, error: type[Exception] = IllegalActionError
-) -> None:
-    """The action raises ``error`` and changes nothing (GEN-2)."""
-    before = game.to_position()
-    count = len(game.events)
-    with pytest.raises(error):
-        game.play(action, seat)
-    assert game.to_position() == before
-    assert len(game.events) == count
-
-
-def played(seat: int, card: str, color: Color | None = None, target: int | None = None, uno: bool = False):
-    return CardPlayed(seat, Card.parse(card), color, target, uno, False)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,21 +5,17 @@ exact result: hands, the round result, scores, the phase and the events.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from unotable import (
     Card,
     Color,
     Game,
-    IllegalActionError,
     InvalidActionError,
     Phase,
     Ruleset,
 )
 from unotable.events import (
-    CardPlayed,
     ColorChosen,
     DirectionChanged,
     Drew,
@@ -34,40 +30,11 @@ from unotable.events import (
     Slipped,
 )
 
+from scenario import cards, hands, make, played, rejected
+
 SWAP = Ruleset(deck="classic112_swap")
 SHUFFLE = Ruleset(deck="classic112_shuffle")
 DRAW = ["G5", "G6", "G7", "G8", "Y1", "Y3", "Y5", "Y7"]
-
-
-def make(
-    hands: list[list[str]], discard: list[str], ruleset: Ruleset | str = "official", **fields: Any
-) -> Game:
-    rules = ruleset.to_dict() if isinstance(ruleset, Ruleset) else ruleset
-    return Game.from_position({"ruleset": rules, "hands": hands, "discard": discard, **fields})
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(Card.parse(c) for c in text.split())
-
-
-def hands(game: Game) -> list[str]:
-    return [" ".join(str(c) for c in game.hand(s)) for s in range(game.seats)]
-
-
-def rejected(
-    game: Game, action: str, seat: int | None = None, error: type[Exception] = IllegalActionError
-) -> None:
-    """The action raises ``error`` and changes nothing (GEN-2)."""
-    before = game.to_position()
-    count = len(game.events)
-    with pytest.raises(error):
-        game.play(action, seat)
-    assert game.to_position() == before
-    assert len(game.events) == count
-
-
-def played(seat: int, card: str, color: Color | None = None, target: int | None = None, uno: bool = False):
-    return CardPlayed(seat, Card.parse(card), color, target, uno, False)
 
 
 def assert_won(game: Game, winner: int, points: int, hand_points: tuple[int, ...]) -> None:

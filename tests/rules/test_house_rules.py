@@ -13,7 +13,7 @@ import pytest
 
 from unotable import Game, Ruleset
 from unotable.cards import Card, Color, Rank
-from unotable.errors import IllegalActionError, InvalidActionError, NotYourTurnError, UnoError
+from unotable.errors import IllegalActionError, InvalidActionError, NotYourTurnError
 from unotable.events import (
     CardPlayed,
     Caught,
@@ -35,6 +35,10 @@ from unotable.events import (
 )
 from unotable.game import Phase
 
+from scenario import cards, legal, make
+from scenario import hand_lists as hands
+from scenario import rejected as reject
+
 C = Card.parse
 R, Y, G, B = Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE
 FILLER = ["G1", "G2", "G3", "G4", "G6", "G7", "G8", "G9", "Y1", "Y2", "Y3", "Y4"]
@@ -45,45 +49,16 @@ def rules(**options: Any) -> dict[str, Any]:
     return Ruleset.preset("official").replace(**options).to_dict()
 
 
-def game(ruleset: Any, hands: list[list[str]], discard: list[str], **fields: Any) -> Game:
-    doc: dict[str, Any] = {"ruleset": ruleset, "hands": hands, "discard": discard}
-    doc.update(fields)
-    return Game.from_position(doc)
-
-
-def hands(g: Game) -> list[list[str]]:
-    return [[str(c) for c in g.hand(s)] for s in range(g.seats)]
-
-
-def cards(*notations: str) -> tuple[Card, ...]:
-    return tuple(C(n) for n in notations)
-
-
-def legal(g: Game, seat: int | None = None) -> set[str]:
-    actions = g.legal_actions if seat is None else g.legal_actions_for(seat)
-    return {str(a) for a in actions}
-
-
-def reject(g: Game, action: str, seat: int | None = None, error: type[UnoError] = IllegalActionError) -> None:
-    """GEN-2: the action is refused with ``error`` and the position does not change at all."""
-    before = g.to_position()
-    count = len(g.events)
-    with pytest.raises(error):
-        g.play(action, seat)
-    assert g.to_position() == before
-    assert len(g.events) == count
-
-
 # ---------------------------------------------------------------------------------------------
 # HOUSE-1 stacking modes, HOUSE-2 the stacking play, HOUSE-3 stack_sum
 
 
 @pytest.mark.rule("HOUSE-1", "HOUSE-2")
 def test_same_kind_stacks_draw_two_on_draw_two_of_any_color() -> None:
-    g = game(
-        rules(stacking="same_kind"),
+    g = make(
         [["RD2", "G5", "Y7"], ["BD2", "B3", "W4"], ["Y1", "Y2", "G9"]],
         ["R1"],
+        rules(stacking="same_kind"),
         draw=FILLER,
     )
     ev = g.play("RD2")
@@ -107,10 +82,10 @@ def test_same_kind_stacks_draw_two_on_draw_two_of_any_color() -> None:
 
 @pytest.mark.rule("HOUSE-1", "HOUSE-2")
 def test_same_kind_stacks_wd4_on_wd4_and_never_a_draw_two_on_a_wd4() -> None:
-    g = game(
-        rules(stacking="same_kind"),
+    g = make(
         [["W4", "R5", "Y7"], ["W4", "GD2", "RD2", "B3"], ["Y1", "Y2", "G9"]],
         ["B1"],
+        rules(stacking="same_kind"),
         draw=FILLER,
     )
     g.play("W4:G")
@@ -129,10 +104,10 @@ def test_same_kind_stacks_wd4_on_wd4_and_never_a_draw_two_on_a_wd4() -> None:
 
 @pytest.mark.rule("HOUSE-1", "HOUSE-3")
 def test_plus4_on_plus2_stacks_a_wd4_on_a_draw_two_but_not_the_reverse() -> None:
-    g = game(
-        rules(stacking="plus4_on_plus2"),
+    g = make(
         [["RD2", "G5", "Y7"], ["W4", "B3", "B4"], ["GD2", "Y2", "G9"]],
         ["R1"],
+        rules(stacking="plus4_on_plus2"),
         draw=FILLER,
     )
     g.play("RD2")
@@ -163,10 +138,10 @@ STACK_TABLE = {
 @pytest.mark.parametrize(("mode", "card"), list(STACK_TABLE))
 def test_stacking_modes_offer_exactly_their_responses(mode: str, card: str) -> None:
     # by_value on the classic deck equals plus4_on_plus2; color and number never matter.
-    g = game(
-        rules(stacking=mode),
+    g = make(
         [["RD2", "W4", "Y7", "Y8"], ["GD2", "W4", "R5"], ["Y1", "Y2", "G9"]],
         ["R1"],
+        rules(stacking=mode),
         draw=FILLER,
     )
     g.play(card)
@@ -178,7 +153,7 @@ def test_stacking_modes_offer_exactly_their_responses(mode: str, card: str) -> N
 
 @pytest.mark.rule("HOUSE-1", "NET-7")
 def test_stacking_none_applies_a_draw_two_at_once() -> None:
-    g = game(rules(), [["RD2", "G5", "Y7"], ["GD2", "RD2", "B3"], ["Y1", "Y2", "G9"]], ["R1"], draw=FILLER)
+    g = make([["RD2", "G5", "Y7"], ["GD2", "RD2", "B3"], ["Y1", "Y2", "G9"]], ["R1"], rules(), draw=FILLER)
     ev = g.play("RD2")
     assert ev == [CardPlayed(0, C("RD2")), PenaltyPending(1, 2), Drew(1, 2, "penalty"),
                   DrewCards(1, cards("G1", "G2"))]
@@ -188,10 +163,10 @@ def test_stacking_none_applies_a_draw_two_at_once() -> None:
 
 @pytest.mark.rule("HOUSE-2")
 def test_stacked_penalty_moves_to_next_responder_against_the_direction() -> None:
-    g = game(
-        rules(stacking="same_kind"),
+    g = make(
         [["Y1", "Y2", "Y3"], ["GD2", "B4", "B5"], ["RD2", "B6", "B7"], ["G5", "G6", "G7"]],
         ["R1"],
+        rules(stacking="same_kind"),
         active=2,
         direction=-1,
         draw=FILLER,
@@ -209,10 +184,10 @@ def test_stacked_penalty_moves_to_next_responder_against_the_direction() -> None
 @pytest.mark.rule("HOUSE-3")
 @pytest.mark.parametrize(("stack_sum", "drawn"), [(True, 6), (False, 2)])
 def test_stack_sum_decides_what_the_last_victim_draws(stack_sum: bool, drawn: int) -> None:
-    g = game(
-        rules(stacking="same_kind", stack_sum=stack_sum),
+    g = make(
         [["RD2", "Y1", "Y2"], ["BD2", "B4", "B5"], ["GD2", "B6", "B7"], ["R5", "G6", "G7"]],
         ["R1"],
+        rules(stacking="same_kind", stack_sum=stack_sum),
         draw=FILLER,
     )
     g.play("RD2")
@@ -230,10 +205,10 @@ def test_stack_sum_decides_what_the_last_victim_draws(stack_sum: bool, drawn: in
 
 @pytest.mark.rule("HOUSE-3")
 def test_stack_sum_false_takes_the_value_of_the_last_card_not_the_larger() -> None:
-    g = game(
-        rules(stacking="plus4_on_plus2", stack_sum=False),
+    g = make(
         [["RD2", "Y1", "Y2"], ["W4", "B4", "B5"], ["G5", "B6", "B7"]],
         ["R1"],
+        rules(stacking="plus4_on_plus2", stack_sum=False),
         draw=FILLER,
     )
     g.play("RD2")
@@ -271,10 +246,10 @@ def test_first_card_draw_two_allows_no_stack() -> None:
 
 @pytest.mark.rule("HOUSE-4", "CL-END-4")
 def test_last_card_stack_is_drawn_at_once_without_response() -> None:
-    g = game(
-        rules(stacking="same_kind"),
+    g = make(
         [["RD2", "Y1", "Y2"], ["BD2"], ["GD2", "G5", "Y9"]],
         ["R1"],
+        rules(stacking="same_kind"),
         draw=["B1", "B2", "B3", "B4", "B5"],
         called=[1],
     )
@@ -297,10 +272,10 @@ def test_last_card_stack_is_drawn_at_once_without_response() -> None:
 
 @pytest.mark.rule("HOUSE-4", "PRESET-7")
 def test_accepting_a_stack_draws_the_total_only_even_with_draw_until_playable() -> None:
-    g = game(
-        "house",
+    g = make(
         [["RD2", "Y1", "Y2"], ["BD2", "B4", "B5"], ["Y6", "Y7", "Y8"]],
         ["R1"],
+        "house",
         draw=["G1", "G2", "G3", "G4", "B9", "Y9"],
     )
     g.play("RD2")
@@ -321,10 +296,10 @@ def wd4_table(**options: Any) -> dict[str, Any]:
 
 @pytest.mark.rule("HOUSE-5")
 def test_victim_may_challenge_or_stack_not_both_and_a_stacked_wd4_is_judged_on_its_own_color() -> None:
-    g = game(
-        wd4_table(),
+    g = make(
         [["W4", "R5", "Y6"], ["W4", "G2", "Y9"], ["R7", "Y3", "B8"]],
         ["B3"],
+        wd4_table(),
         draw=FILLER,
     )
     g.play("W4:G")  # legal: seat 0 holds no blue
@@ -348,10 +323,10 @@ def test_victim_may_challenge_or_stack_not_both_and_a_stacked_wd4_is_judged_on_i
 
 @pytest.mark.rule("HOUSE-5")
 def test_only_the_top_wd4_is_challenged_and_a_failed_challenger_draws_total_plus_two() -> None:
-    g = game(
-        wd4_table(),
+    g = make(
         [["W4", "B5", "Y6"], ["W4", "R2", "Y9"], ["R7", "Y3", "B8"]],
         ["B3"],
+        wd4_table(),
         draw=FILLER,
     )
     g.play("W4:G")  # illegal: seat 0 holds B5 while blue is current
@@ -365,10 +340,10 @@ def test_only_the_top_wd4_is_challenged_and_a_failed_challenger_draws_total_plus
 
 @pytest.mark.rule("HOUSE-5")
 def test_wd4_stacked_on_a_draw_two_is_judged_against_the_draw_twos_color() -> None:
-    g = game(
-        rules(stacking="plus4_on_plus2"),
+    g = make(
         [["RD2", "B5", "Y6"], ["W4", "R2", "Y9"], ["G7", "Y3", "B8"]],
         ["R3"],
+        rules(stacking="plus4_on_plus2"),
         draw=FILLER,
     )
     g.play("RD2")
@@ -386,8 +361,8 @@ def test_wd4_stacked_on_a_draw_two_is_judged_against_the_draw_twos_color() -> No
 
 @pytest.mark.rule("HOUSE-5")
 def test_no_challenge_when_the_top_draw_card_is_a_draw_two() -> None:
-    g = game(rules(stacking="same_kind"), [["RD2", "B5", "Y6"], ["W4", "R2", "Y9"], ["G7", "Y3"]],
-             ["R3"], draw=FILLER)
+    g = make([["RD2", "B5", "Y6"], ["W4", "R2", "Y9"], ["G7", "Y3"]], ["R3"],
+             rules(stacking="same_kind"), draw=FILLER)
     g.play("RD2")
     assert legal(g) == {"accept"}
     reject(g, "challenge")
@@ -409,7 +384,7 @@ def jump_table(**fields: Any) -> Game:
         "draw": FILLER,
     }
     doc.update(fields)
-    return game(doc.pop("ruleset", JUMP), doc.pop("hands"), doc.pop("discard"), **doc)
+    return make(doc.pop("hands"), doc.pop("discard"), doc.pop("ruleset", JUMP), **doc)
 
 
 @pytest.mark.rule("HOUSE-6", "HOUSE-7")
@@ -444,7 +419,7 @@ def test_jump_in_off_by_default() -> None:
 
 @pytest.mark.rule("HOUSE-6")
 def test_wild_cards_never_jump_in() -> None:
-    g = game(JUMP, [["W", "G1", "G2"], ["B1", "B2", "B3"], ["W", "Y1", "Y2"]], ["R3", "W"],
+    g = make([["W", "G1", "G2"], ["B1", "B2", "B3"], ["W", "Y1", "Y2"]], ["R3", "W"], JUMP,
              color="G", active=1, top_player=0, draw=FILLER)
     assert legal(g, 2) == set()
     reject(g, "W:G", seat=2, error=NotYourTurnError)
@@ -452,10 +427,10 @@ def test_wild_cards_never_jump_in() -> None:
 
 @pytest.mark.rule("HOUSE-6", "NET-7")
 def test_jump_in_refused_during_a_response_phase() -> None:
-    g = game(
-        rules(jump_in=True, stacking="same_kind"),
+    g = make(
         [["G1", "G2", "G3"], ["B1", "B2", "B3"], ["RD2", "Y1", "Y2"]],
         ["R3", "RD2"],
+        rules(jump_in=True, stacking="same_kind"),
         phase="respond",
         active=1,
         top_player=0,
@@ -470,7 +445,7 @@ def test_jump_in_refused_during_a_response_phase() -> None:
 
 @pytest.mark.rule("HOUSE-6")
 def test_jump_in_refused_during_a_first_card_color_choice() -> None:
-    g = game(JUMP, [["G1", "G2", "G3"], ["W", "B2", "B3"], ["W", "Y1", "Y2"]], ["W"],
+    g = make([["G1", "G2", "G3"], ["W", "B2", "B3"], ["W", "Y1", "Y2"]], ["W"], JUMP,
              color=None, phase="choose_color", active=1, draw=FILLER)
     assert legal(g, 2) == set()
     reject(g, "W:R", seat=2, error=NotYourTurnError)
@@ -506,8 +481,8 @@ def test_the_active_seat_cannot_jump_in_after_drawing() -> None:
 
 @pytest.mark.rule("HOUSE-7", "HOUSE-9")
 def test_jump_in_seven_swaps_from_the_jumper() -> None:
-    g = game("house", [["G1", "G2", "G3"], ["B1", "B2", "B3"], ["Y5", "Y1", "Y2"], ["R7", "Y3", "Y4", "Y6"]],
-             ["R3", "R7"], active=1, top_player=0, draw=FILLER)
+    g = make([["G1", "G2", "G3"], ["B1", "B2", "B3"], ["Y5", "Y1", "Y2"], ["R7", "Y3", "Y4", "Y6"]],
+             ["R3", "R7"], "house", active=1, top_player=0, draw=FILLER)
     reject(g, "R7", seat=3, error=InvalidActionError)
     ev = g.play("R7>1", seat=3)
     assert ev[:2] == [CardPlayed(3, C("R7"), target=1, jump_in=True), HandsSwapped(3, 1)]
@@ -517,8 +492,8 @@ def test_jump_in_seven_swaps_from_the_jumper() -> None:
 
 @pytest.mark.rule("HOUSE-7")
 def test_jump_in_skip_applies_from_the_jumper() -> None:
-    g = game(JUMP, [["G1", "G2", "G3"], ["B1", "B2", "B3"], ["Y5", "Y1", "Y2"], ["RS", "Y3", "Y4"]],
-             ["R3", "RS"], active=2, top_player=0, draw=FILLER)
+    g = make([["G1", "G2", "G3"], ["B1", "B2", "B3"], ["Y5", "Y1", "Y2"], ["RS", "Y3", "Y4"]], ["R3", "RS"],
+             JUMP, active=2, top_player=0, draw=FILLER)
     ev = g.play("RS", seat=3)
     assert ev == [CardPlayed(3, C("RS"), jump_in=True), Skipped(0)]
     assert (g.phase, g.active_seat) == (Phase.PLAY, 1)
@@ -526,8 +501,8 @@ def test_jump_in_skip_applies_from_the_jumper() -> None:
 
 @pytest.mark.rule("HOUSE-7")
 def test_jump_in_reverse_turns_play_from_the_jumper() -> None:
-    g = game(JUMP, [["G1", "G2", "G3"], ["RR", "B2", "B3"], ["Y5", "Y1", "Y2"], ["B4", "Y3", "Y4"]],
-             ["R3", "RR"], active=3, top_player=0, direction=-1, draw=FILLER)
+    g = make([["G1", "G2", "G3"], ["RR", "B2", "B3"], ["Y5", "Y1", "Y2"], ["B4", "Y3", "Y4"]], ["R3", "RR"],
+             JUMP, active=3, top_player=0, direction=-1, draw=FILLER)
     ev = g.play("RR", seat=1)
     assert ev == [CardPlayed(1, C("RR"), jump_in=True), DirectionChanged(1)]
     assert (g.active_seat, g.direction) == (2, 1)
@@ -535,9 +510,8 @@ def test_jump_in_reverse_turns_play_from_the_jumper() -> None:
 
 @pytest.mark.rule("HOUSE-7")
 def test_jump_in_draw_two_targets_next_of_the_jumper() -> None:
-    g = game(JUMP, [["G1", "G2", "G3"], ["B1", "B2", "B3", "B4", "B5"], ["Y5", "Y1", "Y2"],
-                    ["RD2", "Y3", "Y4"]],
-             ["R3", "RD2"], active=2, top_player=0, draw=FILLER)
+    g = make([["G1", "G2", "G3"], ["B1", "B2", "B3", "B4", "B5"], ["Y5", "Y1", "Y2"], ["RD2", "Y3", "Y4"]],
+             ["R3", "RD2"], JUMP, active=2, top_player=0, draw=FILLER)
     ev = g.play("RD2", seat=3)
     assert ev == [CardPlayed(3, C("RD2"), jump_in=True), PenaltyPending(0, 2), Drew(0, 2, "penalty"),
                   DrewCards(0, cards("G1", "G2"))]
@@ -547,8 +521,8 @@ def test_jump_in_draw_two_targets_next_of_the_jumper() -> None:
 
 @pytest.mark.rule("HOUSE-8")
 def test_jump_in_closes_catch_windows() -> None:
-    g = game(JUMP, [["R5", "G1"], ["B1", "B2", "B3"], ["R5", "Y1", "Y2"], ["G5", "Y3", "Y4"]],
-             ["R3"], draw=FILLER)
+    g = make([["R5", "G1"], ["B1", "B2", "B3"], ["R5", "Y1", "Y2"], ["G5", "Y3", "Y4"]], ["R3"],
+             JUMP, draw=FILLER)
     g.play("R5")
     assert g.exposed == (0,)
     assert "catch:0" in legal(g, 3)
@@ -615,7 +589,7 @@ SEVEN_ZERO = rules(seven_zero=True)
 
 @pytest.mark.rule("HOUSE-9")
 def test_seven_requires_another_seat_in_the_round() -> None:
-    g = game(SEVEN_ZERO, [["R7", "G1", "G2"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3", "Y4"]], ["R3"],
+    g = make([["R7", "G1", "G2"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3", "Y4"]], ["R3"], SEVEN_ZERO,
              draw=FILLER)
     assert {a for a in legal(g) if a.startswith("R7")} == {"R7>1", "R7>2"}
     reject(g, "R7", error=InvalidActionError)
@@ -625,7 +599,7 @@ def test_seven_requires_another_seat_in_the_round() -> None:
 
 @pytest.mark.rule("HOUSE-9")
 def test_seven_swaps_hands_with_the_target() -> None:
-    g = game(SEVEN_ZERO, [["R7", "G1", "G2"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3", "Y4"]], ["R3"],
+    g = make([["R7", "G1", "G2"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3", "Y4"]], ["R3"], SEVEN_ZERO,
              draw=FILLER)
     ev = g.play("R7>2")
     assert ev == [
@@ -640,7 +614,7 @@ def test_seven_swaps_hands_with_the_target() -> None:
 
 @pytest.mark.rule("HOUSE-9", "TWO-6")
 def test_seven_with_two_seats_targets_the_opponent() -> None:
-    g = game(SEVEN_ZERO, [["R7", "G1", "G2"], ["B1", "B2", "B3", "B4"]], ["R3"], draw=FILLER)
+    g = make([["R7", "G1", "G2"], ["B1", "B2", "B3", "B4"]], ["R3"], SEVEN_ZERO, draw=FILLER)
     assert {a for a in legal(g) if a.startswith("R7")} == {"R7>1"}
     g.play("R7>1")
     assert hands(g) == [["B1", "B2", "B3", "B4"], ["G1", "G2"]]
@@ -649,8 +623,8 @@ def test_seven_with_two_seats_targets_the_opponent() -> None:
 
 @pytest.mark.rule("HOUSE-10")
 def test_zero_passes_every_hand_to_the_next_seat() -> None:
-    g = game(SEVEN_ZERO, [["R0", "G1", "G2"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3"], ["G4", "G5", "G6"]],
-             ["R3"], draw=FILLER)
+    g = make([["R0", "G1", "G2"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3"], ["G4", "G5", "G6"]], ["R3"],
+             SEVEN_ZERO, draw=FILLER)
     ev = g.play("R0")
     assert ev == [
         CardPlayed(0, C("R0")),
@@ -666,8 +640,8 @@ def test_zero_passes_every_hand_to_the_next_seat() -> None:
 
 @pytest.mark.rule("HOUSE-10")
 def test_zero_passes_in_the_current_direction() -> None:
-    g = game(SEVEN_ZERO, [["R0", "G1", "G2"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3"], ["G4", "G5", "G6"]],
-             ["R3"], direction=-1, draw=FILLER)
+    g = make([["R0", "G1", "G2"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3"], ["G4", "G5", "G6"]], ["R3"],
+             SEVEN_ZERO, direction=-1, draw=FILLER)
     ev = g.play("R0")
     assert ev[1] == HandsPassed(-1)
     assert hands(g) == [["B1", "B2", "B3"], ["Y1", "Y2", "Y3"], ["G4", "G5", "G6"], ["G1", "G2"]]
@@ -676,7 +650,7 @@ def test_zero_passes_in_the_current_direction() -> None:
 
 @pytest.mark.rule("HOUSE-10", "TWO-6")
 def test_zero_with_two_seats_exchanges_the_hands() -> None:
-    g = game(SEVEN_ZERO, [["R0", "G1", "G2"], ["B1", "B2", "B3"]], ["R3"], draw=FILLER)
+    g = make([["R0", "G1", "G2"], ["B1", "B2", "B3"]], ["R3"], SEVEN_ZERO, draw=FILLER)
     g.play("R0")
     assert hands(g) == [["B1", "B2", "B3"], ["G1", "G2"]]
     assert g.active_seat == 1
@@ -684,7 +658,7 @@ def test_zero_with_two_seats_exchanges_the_hands() -> None:
 
 @pytest.mark.rule("HOUSE-11")
 def test_swap_exposes_the_player_left_with_one_card() -> None:
-    g = game(SEVEN_ZERO, [["R7", "G1", "G2"], ["B1", "B2", "B3"], ["Y9"]], ["R3"], draw=FILLER, called=[2])
+    g = make([["R7", "G1", "G2"], ["B1", "B2", "B3"], ["Y9"]], ["R3"], SEVEN_ZERO, draw=FILLER, called=[2])
     ev = g.play("R7>2")
     assert ev[-1] == Exposed(0)
     assert hands(g) == [["Y9"], ["B1", "B2", "B3"], ["G1", "G2"]]
@@ -696,7 +670,7 @@ def test_swap_exposes_the_player_left_with_one_card() -> None:
 
 @pytest.mark.rule("HOUSE-11")
 def test_swap_exposes_the_target_left_with_one_card() -> None:
-    g = game(SEVEN_ZERO, [["R7", "G1"], ["B1", "B2", "B3"], ["Y7", "Y8", "Y9"]], ["R3"], draw=FILLER,
+    g = make([["R7", "G1"], ["B1", "B2", "B3"], ["Y7", "Y8", "Y9"]], ["R3"], SEVEN_ZERO, draw=FILLER,
              called=[0])
     ev = g.play("R7>2")
     assert ev[-1] == Exposed(2)
@@ -707,7 +681,7 @@ def test_swap_exposes_the_target_left_with_one_card() -> None:
 
 @pytest.mark.rule("HOUSE-11")
 def test_uno_flag_on_a_seven_that_leaves_one_card() -> None:
-    g = game(SEVEN_ZERO, [["R7", "G1", "G2"], ["B1", "B2", "B3"], ["Y9"]], ["R3"], draw=FILLER)
+    g = make([["R7", "G1", "G2"], ["B1", "B2", "B3"], ["Y9"]], ["R3"], SEVEN_ZERO, draw=FILLER)
     reject(g, "R7>1!")  # seat 1 holds 3 cards: the play would not leave one
     assert {"R7>2!", "R7>2", "R7>1"} <= legal(g)
     ev = g.play("R7>2!")
@@ -719,7 +693,7 @@ def test_uno_flag_on_a_seven_that_leaves_one_card() -> None:
 
 @pytest.mark.rule("HOUSE-11", "CL-UNO-7")
 def test_pass_exposes_any_seat_left_with_one_card_and_calls_do_not_travel() -> None:
-    g = game(SEVEN_ZERO, [["R0", "G1", "G2"], ["B1"], ["Y1", "Y2"], ["G3"]], ["R3"], draw=FILLER,
+    g = make([["R0", "G1", "G2"], ["B1"], ["Y1", "Y2"], ["G3"]], ["R3"], SEVEN_ZERO, draw=FILLER,
              called=[1, 3])
     assert "R0!" in legal(g)
     ev = g.play("R0")
@@ -732,7 +706,7 @@ def test_pass_exposes_any_seat_left_with_one_card_and_calls_do_not_travel() -> N
 
 @pytest.mark.rule("HOUSE-11")
 def test_uno_flag_on_a_zero() -> None:
-    g = game(SEVEN_ZERO, [["R0", "G1", "G2"], ["B1", "B2"], ["Y1", "Y2"], ["G3"]], ["R3"], draw=FILLER)
+    g = make([["R0", "G1", "G2"], ["B1", "B2"], ["Y1", "Y2"], ["G3"]], ["R3"], SEVEN_ZERO, draw=FILLER)
     ev = g.play("R0!")
     assert ev[0] == CardPlayed(0, C("R0"), uno=True)
     assert hands(g)[0] == ["G3"]
@@ -741,11 +715,11 @@ def test_uno_flag_on_a_zero() -> None:
 
 @pytest.mark.rule("HOUSE-9", "CL-END-7")
 def test_seven_or_zero_as_last_card_has_no_effect() -> None:
-    g = game(SEVEN_ZERO, [["R7"], ["B1", "B2", "B3"], ["Y1", "Y2"]], ["R3"], draw=FILLER, called=[0])
+    g = make([["R7"], ["B1", "B2", "B3"], ["Y1", "Y2"]], ["R3"], SEVEN_ZERO, draw=FILLER, called=[0])
     g.play("R7>2")
     assert g.phase is Phase.ROUND_OVER
     assert hands(g) == [[], ["B1", "B2", "B3"], ["Y1", "Y2"]]
-    g = game(SEVEN_ZERO, [["R0"], ["B1", "B2", "B3"], ["Y1", "Y2"]], ["R3"], draw=FILLER, called=[0])
+    g = make([["R0"], ["B1", "B2", "B3"], ["Y1", "Y2"]], ["R3"], SEVEN_ZERO, draw=FILLER, called=[0])
     g.play("R0")
     assert g.phase is Phase.ROUND_OVER
     assert hands(g) == [[], ["B1", "B2", "B3"], ["Y1", "Y2"]]
@@ -757,7 +731,7 @@ def test_seven_or_zero_as_last_card_has_no_effect() -> None:
 
 @pytest.mark.rule("HOUSE-12")
 def test_draw_until_playable_may_keep_the_found_card() -> None:
-    g = game(rules(draw_until_playable=True), [["B1", "B2", "Y4"], ["G5", "G6"], ["Y1", "Y2"]], ["R3"],
+    g = make([["B1", "B2", "Y4"], ["G5", "G6"], ["Y1", "Y2"]], ["R3"], rules(draw_until_playable=True),
              draw=["G1", "Y5", "R9", "B7"])
     ev = g.play("draw")
     assert ev == [Drew(0, 3, "draw"), DrewCards(0, cards("G1", "Y5", "R9"))]
@@ -772,8 +746,8 @@ def test_draw_until_playable_may_keep_the_found_card() -> None:
 
 @pytest.mark.rule("HOUSE-12")
 def test_draw_until_playable_with_force_play_must_play_the_found_card() -> None:
-    g = game(rules(draw_until_playable=True, force_play=True),
-             [["B1", "B2", "Y4"], ["G5", "G6"], ["Y1", "Y2"]], ["R3"], draw=["G1", "Y5", "R9", "B7"])
+    g = make([["B1", "B2", "Y4"], ["G5", "G6"], ["Y1", "Y2"]],
+             ["R3"], rules(draw_until_playable=True, force_play=True), draw=["G1", "Y5", "R9", "B7"])
     g.play("draw")
     assert legal(g) == {"R9"}
     reject(g, "pass")
@@ -784,12 +758,12 @@ def test_draw_until_playable_with_force_play_must_play_the_found_card() -> None:
 
 @pytest.mark.rule("HOUSE-12")
 def test_force_play_alone_draws_one_card() -> None:
-    g = game(rules(force_play=True), [["B1", "B2", "Y4"], ["G5", "G6"], ["Y1", "Y2"]], ["R3"],
+    g = make([["B1", "B2", "Y4"], ["G5", "G6"], ["Y1", "Y2"]], ["R3"], rules(force_play=True),
              draw=["G1", "R9", "B7"])
     ev = g.play("draw")
     assert ev == [Drew(0, 1, "draw"), DrewCards(0, cards("G1"))]
     assert (g.phase, g.active_seat) == (Phase.PLAY, 1)
-    g = game(rules(force_play=True), [["B1", "B2", "Y4"], ["G5", "G6"], ["Y1", "Y2"]], ["R3"],
+    g = make([["B1", "B2", "Y4"], ["G5", "G6"], ["Y1", "Y2"]], ["R3"], rules(force_play=True),
              draw=["R9", "B7"])
     g.play("draw")
     assert (g.phase, legal(g)) == (Phase.PLAY_DRAWN, {"R9"})
@@ -798,7 +772,7 @@ def test_force_play_alone_draws_one_card() -> None:
 
 @pytest.mark.rule("HOUSE-12", "PRESET-7")
 def test_house_preset_draws_to_match_without_forcing_the_play() -> None:
-    g = game("house", [["B1", "B2", "Y4"], ["G5", "G6", "G7"], ["Y1", "Y2", "Y3"]], ["R3"],
+    g = make([["B1", "B2", "Y4"], ["G5", "G6", "G7"], ["Y1", "Y2", "Y3"]], ["R3"], "house",
              draw=["G1", "Y5", "R9", "B7"])
     g.play("draw")
     assert hands(g)[0] == ["B1", "B2", "Y4", "G1", "Y5", "R9"]
@@ -814,9 +788,8 @@ BOUNCE = rules(bounce_draw_two=True)
 
 
 def bounce_table(ruleset: Any = BOUNCE) -> Game:
-    return game(ruleset,
-                [["RD2", "G1", "G2"], ["RR", "RS", "BS", "B1"], ["RS", "Y1", "Y2"], ["Y3", "Y4", "Y5"]],
-                ["R3"], draw=FILLER)
+    return make([["RD2", "G1", "G2"], ["RR", "RS", "BS", "B1"], ["RS", "Y1", "Y2"], ["Y3", "Y4", "Y5"]],
+                ["R3"], ruleset, draw=FILLER)
 
 
 @pytest.mark.rule("HOUSE-13")
@@ -855,7 +828,7 @@ def test_bounce_with_a_skip_moves_the_total_on_and_can_bounce_again() -> None:
 
 @pytest.mark.rule("HOUSE-13")
 def test_bounce_never_applies_to_a_wd4() -> None:
-    g = game(BOUNCE, [["W4", "G1", "G2"], ["RR", "RS", "B1"], ["Y1", "Y2"]], ["B3"], draw=FILLER)
+    g = make([["W4", "G1", "G2"], ["RR", "RS", "B1"], ["Y1", "Y2"]], ["B3"], BOUNCE, draw=FILLER)
     g.play("W4:R")
     assert legal(g) == {"accept", "challenge"}
     reject(g, "RR")
@@ -865,7 +838,7 @@ def test_bounce_never_applies_to_a_wd4() -> None:
 @pytest.mark.rule("HOUSE-13", "TWO-6")
 @pytest.mark.parametrize("card", ["RR", "RS"])
 def test_two_seat_bounce_sends_the_penalty_to_the_opponent(card: str) -> None:
-    g = game(BOUNCE, [["RD2", "G1", "G2"], ["RR", "RS", "B1"]], ["R3"], draw=FILLER)
+    g = make([["RD2", "G1", "G2"], ["RR", "RS", "B1"]], ["R3"], BOUNCE, draw=FILLER)
     g.play("RD2")
     g.play(card)
     assert (g.phase, g.active_seat, g.pending_penalty) == (Phase.RESPOND, 0, 2)
@@ -877,7 +850,7 @@ def test_two_seat_bounce_sends_the_penalty_to_the_opponent(card: str) -> None:
 
 @pytest.mark.rule("HOUSE-13", "CL-END-4")
 def test_bounce_with_the_last_card_makes_the_next_seat_draw_at_once() -> None:
-    g = game(BOUNCE, [["RD2", "G1", "G2"], ["RS"], ["RS", "Y1", "Y2"]], ["R3"], draw=FILLER, called=[1])
+    g = make([["RD2", "G1", "G2"], ["RS"], ["RS", "Y1", "Y2"]], ["R3"], BOUNCE, draw=FILLER, called=[1])
     g.play("RD2")
     ev = g.play("RS")
     assert ev[:3] == [CardPlayed(1, C("RS")), Drew(2, 2, "penalty"), DrewCards(2, cards("G1", "G2"))]
@@ -895,7 +868,7 @@ DEFEND = rules(defend_wd4_with_draw_two=True)
 
 @pytest.mark.rule("HOUSE-14")
 def test_draw_two_of_the_named_color_cancels_the_wd4_penalty() -> None:
-    g = game(DEFEND, [["W4", "R1", "R2"], ["GD2", "RD2", "B1"], ["Y1", "Y2", "Y3"]], ["B3"], draw=FILLER)
+    g = make([["W4", "R1", "R2"], ["GD2", "RD2", "B1"], ["Y1", "Y2", "Y3"]], ["B3"], DEFEND, draw=FILLER)
     g.play("W4:G")
     assert (g.phase, g.active_seat, g.pending_penalty) == (Phase.RESPOND, 1, 4)
     assert legal(g) == {"accept", "challenge", "GD2"}
@@ -911,8 +884,8 @@ def test_draw_two_of_the_named_color_cancels_the_wd4_penalty() -> None:
 
 @pytest.mark.rule("HOUSE-14")
 def test_after_a_defense_no_challenge_remains_and_the_draw_two_can_be_stacked() -> None:
-    g = game(rules(defend_wd4_with_draw_two=True, stacking="same_kind"),
-             [["W4", "R1", "R2"], ["GD2", "B1", "B2"], ["YD2", "Y2", "Y3"]], ["B3"], draw=FILLER)
+    g = make([["W4", "R1", "R2"], ["GD2", "B1", "B2"], ["YD2", "Y2", "Y3"]],
+             ["B3"], rules(defend_wd4_with_draw_two=True, stacking="same_kind"), draw=FILLER)
     g.play("W4:G")
     g.play("GD2")
     assert (g.phase, g.active_seat, g.pending_penalty) == (Phase.RESPOND, 2, 2)
@@ -927,8 +900,8 @@ def test_after_a_defense_no_challenge_remains_and_the_draw_two_can_be_stacked() 
 
 @pytest.mark.rule("HOUSE-14", "HOUSE-5")
 def test_defense_cancels_a_whole_stack_of_wd4s() -> None:
-    g = game(rules(defend_wd4_with_draw_two=True, stacking="same_kind"),
-             [["W4", "R1", "R2"], ["W4", "B1", "B2"], ["YD2", "Y2", "Y3"], ["G7", "G8", "G9"]], ["B3"],
+    g = make([["W4", "R1", "R2"], ["W4", "B1", "B2"], ["YD2", "Y2", "Y3"], ["G7", "G8", "G9"]],
+             ["B3"], rules(defend_wd4_with_draw_two=True, stacking="same_kind"),
              draw=FILLER)
     g.play("W4:G")
     g.play("W4:Y")
@@ -944,7 +917,7 @@ def test_defense_cancels_a_whole_stack_of_wd4s() -> None:
 
 @pytest.mark.rule("HOUSE-14", "CL-END-4")
 def test_defense_with_the_last_card() -> None:
-    g = game(DEFEND, [["W4", "R1", "R2"], ["GD2"], ["Y1", "Y2", "Y3"]], ["B3"], draw=FILLER, called=[1])
+    g = make([["W4", "R1", "R2"], ["GD2"], ["Y1", "Y2", "Y3"]], ["B3"], DEFEND, draw=FILLER, called=[1])
     g.play("W4:G")
     ev = g.play("GD2")
     assert ev[:3] == [CardPlayed(1, C("GD2")), Drew(2, 2, "penalty"), DrewCards(2, cards("G1", "G2"))]
@@ -954,7 +927,7 @@ def test_defense_with_the_last_card() -> None:
 
 @pytest.mark.rule("HOUSE-4", "CL-END-4")
 def test_last_card_wd4_cannot_be_stacked_or_challenged() -> None:
-    g = game(rules(stacking="same_kind"), [["W4"], ["W4", "B1", "B2"], ["Y1", "Y2"]], ["B3"], draw=FILLER,
+    g = make([["W4"], ["W4", "B1", "B2"], ["Y1", "Y2"]], ["B3"], rules(stacking="same_kind"), draw=FILLER,
              called=[0])
     ev = g.play("W4")
     assert ev[:3] == [CardPlayed(0, C("W4")), Drew(1, 4, "penalty"), DrewCards(1, cards(*FILLER[:4]))]
@@ -964,7 +937,7 @@ def test_last_card_wd4_cannot_be_stacked_or_challenged() -> None:
 
 @pytest.mark.rule("HOUSE-14")
 def test_defense_is_off_by_default() -> None:
-    g = game(rules(), [["W4", "R1", "R2"], ["GD2", "B1", "B2"], ["Y1", "Y2", "Y3"]], ["B3"], draw=FILLER)
+    g = make([["W4", "R1", "R2"], ["GD2", "B1", "B2"], ["Y1", "Y2", "Y3"]], ["B3"], rules(), draw=FILLER)
     g.play("W4:G")
     assert legal(g) == {"accept", "challenge"}
     reject(g, "GD2")
@@ -985,7 +958,7 @@ def test_defense_is_off_by_default() -> None:
     ],
 )
 def test_victim_is_asked_even_with_nothing_to_answer(options: dict[str, Any], card: str, total: int) -> None:
-    g = game(rules(**options), [["RD2", "W4", "G1", "B2"], ["Y1", "Y2", "Y3"], ["B5", "B6"]], ["R3"],
+    g = make([["RD2", "W4", "G1", "B2"], ["Y1", "Y2", "Y3"], ["B5", "B6"]], ["R3"], rules(**options),
              draw=FILLER)
     ev = g.play(card)
     assert ev[-1] == PenaltyPending(1, total)
@@ -999,10 +972,10 @@ def test_victim_is_asked_even_with_nothing_to_answer(options: dict[str, Any], ca
 @pytest.mark.rule("PRESET-7", "HOUSE-4", "HOUSE-6", "HOUSE-9", "HOUSE-12")
 def test_house_preset_in_play() -> None:
     # PRESET-7: same_kind stacking, seven-zero, jump-in, draw to match without force play.
-    g = game(
-        "house",
+    g = make(
         [["RD2", "R7", "G1", "G2"], ["BD2", "W4", "B2"], ["B9", "Y1", "Y2"], ["Y3", "Y4", "Y5"]],
         ["R3"],
+        "house",
         draw=["G1", "G2", "G3", "G4", "G6", "B9", "Y9"],
     )
     assert {a for a in legal(g) if a.startswith("R7")} == {"R7>1", "R7>2", "R7>3"}

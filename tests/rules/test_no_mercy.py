@@ -17,12 +17,10 @@ import pytest
 from unotable import Game, Ruleset
 from unotable.cards import Card, Color
 from unotable.errors import (
-    IllegalActionError,
     InvalidActionError,
     NotYourTurnError,
     RecordError,
     RulesetError,
-    UnoError,
 )
 from unotable.events import (
     CardPlayed,
@@ -48,6 +46,10 @@ from unotable.events import (
 )
 from unotable.game import Phase
 
+from scenario import cards, legal, make
+from scenario import hand_lists as hands
+from scenario import rejected as reject
+
 C = Card.parse
 R, Y, G, B = Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE
 NM = "no-mercy"
@@ -60,41 +62,12 @@ def nm_rules(**options: Any) -> dict[str, Any]:
     return Ruleset.preset(NM).replace(**options).to_dict()
 
 
-def game(ruleset: Any, hands: list[list[str]], discard: list[str], **fields: Any) -> Game:
-    doc: dict[str, Any] = {"ruleset": ruleset, "hands": hands, "discard": discard}
-    doc.update(fields)
-    return Game.from_position(doc)
-
-
-def hands(g: Game) -> list[list[str]]:
-    return [[str(c) for c in g.hand(s)] for s in range(g.seats)]
-
-
-def cards(*notations: str) -> tuple[Card, ...]:
-    return tuple(C(n) for n in notations)
-
-
 def names(items: Any) -> list[str]:
     return [str(c) for c in items]
 
 
-def legal(g: Game, seat: int | None = None) -> set[str]:
-    actions = g.legal_actions if seat is None else g.legal_actions_for(seat)
-    return {str(a) for a in actions}
-
-
 def wilds(card: str) -> set[str]:
     return {f"{card}:{c}" for c in "RYGB"}
-
-
-def reject(g: Game, action: str, seat: int | None = None, error: type[UnoError] = IllegalActionError) -> None:
-    """GEN-2: the action is refused with ``error`` and the position does not change at all."""
-    before = g.to_position()
-    count = len(g.events)
-    with pytest.raises(error):
-        g.play(action, seat)
-    assert g.to_position() == before
-    assert len(g.events) == count
 
 
 def rest_of_deck(*groups: list[str]) -> list[str]:
@@ -121,7 +94,7 @@ def all_cards(g: Game) -> Counter[str]:
 def test_no_mercy_deck_has_no_wild_or_wd4() -> None:
     for card in ("W", "W4"):
         with pytest.raises(RecordError):
-            game(NM, [["R1", card], ["B1", "B2"]], ["R5"])
+            make([["R1", card], ["B1", "B2"]], ["R5"], NM)
 
 
 @pytest.mark.rule("DECK-7", "PRESET-8", "NM-2")
@@ -182,7 +155,7 @@ def test_no_mercy_seat_limits() -> None:
 
 @pytest.mark.rule("NM-2", "NM-15")
 def test_knocked_out_seats_are_dealt_in_again_next_round() -> None:
-    g = game(NM, [["R1", "R2"], [], ["B1", "B2", "B3"]], ["R5"], phase="round_over", dealer=0,
+    g = make([["R1", "R2"], [], ["B1", "B2", "B3"]], ["R5"], NM, phase="round_over", dealer=0,
              knocked_out=[1], set_aside=[*YELLOW20, "G5", "G6", "G7", "G8", "G9"])
     g.next_round()
     assert g.dealer == 1
@@ -195,11 +168,11 @@ def test_knocked_out_seats_are_dealt_in_again_next_round() -> None:
 
 @pytest.mark.rule("NM-1")
 def test_classic_skip_and_reverse_work_in_no_mercy() -> None:
-    g = game(NM, [["RS", "RR", "G1"], ["B1", "B2"], ["B3", "B4"], ["B5", "B6"]], ["R5"], draw=FILLER)
+    g = make([["RS", "RR", "G1"], ["B1", "B2"], ["B3", "B4"], ["B5", "B6"]], ["R5"], NM, draw=FILLER)
     ev = g.play("RS")
     assert ev == [CardPlayed(0, C("RS")), Skipped(1)]
     assert g.active_seat == 2
-    g = game(NM, [["RS", "RR", "G1"], ["B1", "B2"], ["B3", "B4"], ["B5", "B6"]], ["R5"], draw=FILLER)
+    g = make([["RS", "RR", "G1"], ["B1", "B2"], ["B3", "B4"], ["B5", "B6"]], ["R5"], NM, draw=FILLER)
     ev = g.play("RR")
     assert ev == [CardPlayed(0, C("RR")), DirectionChanged(-1)]
     assert (g.active_seat, g.direction) == (3, -1)
@@ -207,15 +180,14 @@ def test_classic_skip_and_reverse_work_in_no_mercy() -> None:
 
 @pytest.mark.rule("NM-1", "HOUSE-6", "HOUSE-7")
 def test_house_jump_in_may_be_added_to_no_mercy() -> None:
-    g = game(nm_rules(jump_in=True), [["G1", "G2", "G3"], ["B1", "B2", "B3"], ["RDA", "R1", "Y2"],
-                                      ["G5", "Y3", "Y4"]],
-             ["R3", "RDA"], active=1, top_player=0, draw=FILLER)
+    g = make([["G1", "G2", "G3"], ["B1", "B2", "B3"], ["RDA", "R1", "Y2"], ["G5", "Y3", "Y4"]], ["R3", "RDA"],
+             nm_rules(jump_in=True), active=1, top_player=0, draw=FILLER)
     assert "RDA" in legal(g, 2)
     ev = g.play("RDA", seat=2)
     assert ev == [CardPlayed(2, C("RDA"), jump_in=True), Slipped(2, cards("R1")), Exposed(2)]
     assert (g.active_seat, hands(g)[2]) == (3, ["Y2"])
     assert g.exposed == (2,)
-    reject(game(NM, [["G1", "G2"], ["B1", "B2"], ["RDA", "Y2"]], ["R3", "RDA"], active=1, top_player=0),
+    reject(make([["G1", "G2"], ["B1", "B2"], ["RDA", "Y2"]], ["R3", "RDA"], NM, active=1, top_player=0),
            "RDA", seat=2, error=NotYourTurnError)
 
 
@@ -225,7 +197,7 @@ def test_no_mercy_three_identical_skips_judged_one_at_a_time() -> None:
     table = dict(active=2, top_player=0, draw=FILLER)
     rs = nm_rules(jump_in=True)
     h = [["G1", "G2", "G3"], ["RS", "B2", "B3"], ["Y1", "Y2", "Y3"], ["RS", "Y4", "Y5"]]
-    g = game(rs, h, ["R3", "RS"], **table)
+    g = make(h, ["R3", "RS"], rs, **table)
     assert "RS" in legal(g, 1) and "RS" in legal(g, 3)
     ev = g.play("RS", seat=3)  # arrives first: a jump-in that skips seat 0
     assert ev == [CardPlayed(3, C("RS"), jump_in=True), Skipped(0)]
@@ -234,8 +206,8 @@ def test_no_mercy_three_identical_skips_judged_one_at_a_time() -> None:
     assert ev == [CardPlayed(1, C("RS")), Skipped(2)]
     assert g.active_seat == 3
     # Seat 3 holding the two other Skips: its second one lands on its own top card and is refused.
-    g = game(rs, [["G1", "G2", "G3"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3"], ["RS", "RS", "Y5"]],
-             ["R3", "RS"], **table)
+    g = make([["G1", "G2", "G3"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3"], ["RS", "RS", "Y5"]], ["R3", "RS"],
+             rs, **table)
     g.play("RS", seat=3)
     reject(g, "RS", seat=3, error=NotYourTurnError)
 
@@ -246,21 +218,21 @@ def test_no_mercy_three_identical_skips_judged_one_at_a_time() -> None:
 
 @pytest.mark.rule("NM-3")
 def test_draw_four_matches_draw_four_by_symbol_but_not_a_wrd4() -> None:
-    g = game(NM, [["BD4", "Y1", "G7"], ["Y2", "Y3"]], ["R3", "RD4"], draw=FILLER)
+    g = make([["BD4", "Y1", "G7"], ["Y2", "Y3"]], ["R3", "RD4"], NM, draw=FILLER)
     assert legal(g) == {"BD4"}
-    g = game(NM, [["BD4", "Y1", "G7"], ["Y2", "Y3"]], ["R3", "RD2"], draw=FILLER)
+    g = make([["BD4", "Y1", "G7"], ["Y2", "Y3"]], ["R3", "RD2"], NM, draw=FILLER)
     assert legal(g) == {"draw"}
     reject(g, "BD4")
-    g = game(NM, [["BD4", "R1", "G8"], ["Y1", "Y2"]], ["R3", "WR4"], color="G", draw=FILLER)
+    g = make([["BD4", "R1", "G8"], ["Y1", "Y2"]], ["R3", "WR4"], NM, color="G", draw=FILLER)
     assert legal(g) == {"G8"}
     reject(g, "BD4")
 
 
 @pytest.mark.rule("NM-3")
 def test_skip_everyone_and_discard_all_match_by_symbol() -> None:
-    g = game(NM, [["BSE", "BDA", "GS", "Y7"], ["Y1", "Y2"]], ["R3", "RSE"], draw=FILLER)
+    g = make([["BSE", "BDA", "GS", "Y7"], ["Y1", "Y2"]], ["R3", "RSE"], NM, draw=FILLER)
     assert legal(g) == {"BSE"}
-    g = game(NM, [["BSE", "BDA", "GS", "Y7"], ["Y1", "Y2"]], ["R3", "RDA"], draw=FILLER)
+    g = make([["BSE", "BDA", "GS", "Y7"], ["Y1", "Y2"]], ["R3", "RDA"], NM, draw=FILLER)
     assert legal(g) == {"BDA"}
 
 
@@ -270,7 +242,7 @@ def test_skip_everyone_and_discard_all_match_by_symbol() -> None:
 
 @pytest.mark.rule("NM-4", "PRESET-8")
 def test_seat_without_a_playable_card_draws_until_playable_and_must_play_it() -> None:
-    g = game(NM, [["B1", "B2", "Y3"], ["G5", "G6"], ["Y4", "Y5"]], ["R5"], draw=["G1", "Y2", "R9", "B4"])
+    g = make([["B1", "B2", "Y3"], ["G5", "G6"], ["Y4", "Y5"]], ["R5"], NM, draw=["G1", "Y2", "R9", "B4"])
     assert legal(g) == {"draw"}
     ev = g.play("draw")
     assert ev == [Drew(0, 3, "draw"), DrewCards(0, cards("G1", "Y2", "R9"))]
@@ -285,14 +257,14 @@ def test_seat_without_a_playable_card_draws_until_playable_and_must_play_it() ->
 
 @pytest.mark.rule("NM-4", "PRESET-8")
 def test_seat_holding_a_playable_card_may_not_draw() -> None:
-    g = game(NM, [["B1", "R2", "Y3"], ["G5", "G6"], ["Y4", "Y5"]], ["R5"], draw=FILLER)
+    g = make([["B1", "R2", "Y3"], ["G5", "G6"], ["Y4", "Y5"]], ["R5"], NM, draw=FILLER)
     assert legal(g) == {"R2"}
     reject(g, "draw")
 
 
 @pytest.mark.rule("NM-4")
 def test_may_draw_with_playable_keeps_the_draw_and_play_duty() -> None:
-    g = game(nm_rules(may_draw_with_playable=True), [["B1", "R2", "Y3"], ["G5", "G6"], ["Y4", "Y5"]], ["R5"],
+    g = make([["B1", "R2", "Y3"], ["G5", "G6"], ["Y4", "Y5"]], ["R5"], nm_rules(may_draw_with_playable=True),
              draw=["G1", "WCR", "B4"])
     assert legal(g) == {"R2", "draw"}
     g.play("draw")
@@ -311,7 +283,7 @@ def test_may_draw_with_playable_keeps_the_draw_and_play_duty() -> None:
 @pytest.mark.rule("NM-5", "NET-7")
 @pytest.mark.parametrize(("card", "value"), [("RD2", 2), ("RD4", 4), ("W6:G", 6), ("W10:G", 10)])
 def test_draw_cards_set_their_value_against_the_next_seat(card: str, value: int) -> None:
-    g = game(NM, [[card.split(":")[0], "B1", "B2"], ["Y1", "Y2", "Y3"], ["G5", "G6"]], ["R5"], draw=FILLER)
+    g = make([[card.split(":")[0], "B1", "B2"], ["Y1", "Y2", "Y3"], ["G5", "G6"]], ["R5"], NM, draw=FILLER)
     ev = g.play(card)
     assert ev[1:] == [PenaltyPending(1, value)]
     # NET-7: seat 1 holds no draw card and is asked all the same.
@@ -325,7 +297,7 @@ def test_draw_cards_set_their_value_against_the_next_seat(card: str, value: int)
 
 @pytest.mark.rule("NM-5")
 def test_without_stacking_the_victim_draws_at_once() -> None:
-    g = game(nm_rules(stacking="none"), [["RD4", "B1", "B2"], ["YD4", "Y2", "Y3"], ["G5", "G6"]], ["R5"],
+    g = make([["RD4", "B1", "B2"], ["YD4", "Y2", "Y3"], ["G5", "G6"]], ["R5"], nm_rules(stacking="none"),
              draw=FILLER)
     ev = g.play("RD4")
     assert ev == [CardPlayed(0, C("RD4")), PenaltyPending(1, 4), Drew(1, 4, "penalty"),
@@ -335,12 +307,12 @@ def test_without_stacking_the_victim_draws_at_once() -> None:
 
 @pytest.mark.rule("NM-6", "HOUSE-1")
 def test_stacking_by_value_ignores_color_and_symbol() -> None:
-    g = game(NM, [["RD2", "B1", "B2"], ["BD2", "GD4", "WR4", "W6", "W10", "R5", "RS"], ["G5", "G6"]],
-             ["R5"], draw=FILLER)
+    g = make([["RD2", "B1", "B2"], ["BD2", "GD4", "WR4", "W6", "W10", "R5", "RS"], ["G5", "G6"]], ["R5"],
+             NM, draw=FILLER)
     g.play("RD2")
     assert legal(g) == {"accept", "BD2", "GD4"} | wilds("WR4") | wilds("W6") | wilds("W10")
-    g = game(NM, [["W6", "B1", "B2"], ["BD2", "GD4", "WR4", "W6", "W10", "G5", "GS"], ["G5", "G6"]],
-             ["R5"], draw=FILLER)
+    g = make([["W6", "B1", "B2"], ["BD2", "GD4", "WR4", "W6", "W10", "G5", "GS"], ["G5", "G6"]], ["R5"],
+             NM, draw=FILLER)
     g.play("W6:G")
     assert legal(g) == {"accept"} | wilds("W6") | wilds("W10")
     reject(g, "GD4")
@@ -350,7 +322,7 @@ def test_stacking_by_value_ignores_color_and_symbol() -> None:
 
 @pytest.mark.rule("NM-6", "HOUSE-2")
 def test_threshold_is_the_last_card_not_the_running_total() -> None:
-    g = game(NM, [["RD2", "B1", "B2"], ["BD2", "B3", "B4"], ["YD2", "G6", "G7"], ["Y7", "Y8", "Y9"]], ["R5"],
+    g = make([["RD2", "B1", "B2"], ["BD2", "B3", "B4"], ["YD2", "G6", "G7"], ["Y7", "Y8", "Y9"]], ["R5"], NM,
              draw=FILLER)
     g.play("RD2")
     g.play("BD2")
@@ -366,7 +338,7 @@ def test_threshold_is_the_last_card_not_the_running_total() -> None:
 
 @pytest.mark.rule("NM-6", "HOUSE-2", "HOUSE-3")
 def test_stacked_values_add_up_and_the_first_seat_not_stacking_draws_it_all() -> None:
-    g = game(NM, [["RD2", "B1", "B2"], ["GD4", "B3", "B4"], ["W6", "G6", "G7"], ["Y7", "Y8", "Y9"]], ["R5"],
+    g = make([["RD2", "B1", "B2"], ["GD4", "B3", "B4"], ["W6", "G6", "G7"], ["Y7", "Y8", "Y9"]], ["R5"], NM,
              draw=FILLER)
     g.play("RD2")
     g.play("GD4")
@@ -382,7 +354,7 @@ def test_stacked_values_add_up_and_the_first_seat_not_stacking_draws_it_all() ->
 
 @pytest.mark.rule("NM-6", "HOUSE-3")
 def test_no_mercy_with_stack_sum_false() -> None:
-    g = game(nm_rules(stack_sum=False), [["RD2", "B1", "B2"], ["W6", "B3", "B4"], ["G5", "G6", "G7"]], ["R5"],
+    g = make([["RD2", "B1", "B2"], ["W6", "B3", "B4"], ["G5", "G6", "G7"]], ["R5"], nm_rules(stack_sum=False),
              draw=FILLER)
     g.play("RD2")
     g.play("W6:Y")
@@ -391,14 +363,14 @@ def test_no_mercy_with_stack_sum_false() -> None:
 
 @pytest.mark.rule("HOUSE-1")
 def test_same_kind_in_no_mercy_means_the_same_symbol() -> None:
-    g = game(nm_rules(stacking="same_kind"), [["RD4", "B1", "B2"], ["BD4", "WR4", "W6", "BD2"], ["G5", "G6"]],
-             ["R5"], draw=FILLER)
+    g = make([["RD4", "B1", "B2"], ["BD4", "WR4", "W6", "BD2"], ["G5", "G6"]], ["R5"],
+             nm_rules(stacking="same_kind"), draw=FILLER)
     g.play("RD4")
     assert legal(g) == {"accept", "BD4"}
     reject(g, "WR4:R")
-    g = game(nm_rules(stacking="plus4_on_plus2"), [["RD2", "B1", "B2"], ["BD4", "WR4", "W6", "BD2"],
-                                                   ["G5", "G6"]],
-             ["R5"], draw=FILLER)
+    g = make([["RD2", "B1", "B2"], ["BD4", "WR4", "W6", "BD2"],
+                                                   ["G5", "G6"]], ["R5"],
+             nm_rules(stacking="plus4_on_plus2"), draw=FILLER)
     g.play("RD2")
     assert legal(g) == {"accept", "BD4", "BD2"} | wilds("WR4")
     reject(g, "W6:R")
@@ -406,8 +378,8 @@ def test_same_kind_in_no_mercy_means_the_same_symbol() -> None:
 
 @pytest.mark.rule("NM-7")
 def test_pending_penalty_allows_only_stacking_or_accepting() -> None:
-    g = game(NM, [["RD2", "B1", "B2"], ["R5", "RS", "RSE", "RDA", "RR", "WCR", "R7", "BD2"], ["G5", "G6"]],
-             ["R3"], draw=FILLER)
+    g = make([["RD2", "B1", "B2"], ["R5", "RS", "RSE", "RDA", "RR", "WCR", "R7", "BD2"], ["G5", "G6"]],
+             ["R3"], NM, draw=FILLER)
     g.play("RD2")
     assert legal(g) == {"accept", "BD2"}
     for action in ("R5", "RS", "RSE", "RDA", "RR", "WCR", "draw", "pass", "R7>2"):
@@ -416,7 +388,7 @@ def test_pending_penalty_allows_only_stacking_or_accepting() -> None:
 
 @pytest.mark.rule("NM-7", "HOUSE-6")
 def test_no_jump_in_while_a_penalty_is_pending() -> None:
-    g = game(nm_rules(jump_in=True), [["RD2", "B1", "B2"], ["Y1", "Y2", "Y3"], ["RD2", "G6", "G7"]], ["R3"],
+    g = make([["RD2", "B1", "B2"], ["Y1", "Y2", "Y3"], ["RD2", "G6", "G7"]], ["R3"], nm_rules(jump_in=True),
              draw=FILLER)
     g.play("RD2")
     assert (g.phase, g.active_seat) == (Phase.RESPOND, 1)
@@ -430,7 +402,7 @@ def test_no_jump_in_while_a_penalty_is_pending() -> None:
 
 @pytest.mark.rule("NM-8")
 def test_wrd4_reverses_then_sets_four_against_the_new_next_seat() -> None:
-    g = game(NM, [["Y1", "Y2", "Y3"], ["WR4", "B1", "B2"], ["G5", "G6", "G7"], ["B5", "B6", "B7"]], ["R5"],
+    g = make([["Y1", "Y2", "Y3"], ["WR4", "B1", "B2"], ["G5", "G6", "G7"], ["B5", "B6", "B7"]], ["R5"], NM,
              active=1, draw=FILLER)
     ev = g.play("WR4:G")
     assert ev == [CardPlayed(1, C("WR4"), G), DirectionChanged(-1), PenaltyPending(0, 4)]
@@ -442,7 +414,7 @@ def test_wrd4_reverses_then_sets_four_against_the_new_next_seat() -> None:
 
 @pytest.mark.rule("NM-8", "HOUSE-2")
 def test_wrd4_as_a_stacking_response_reverses_first() -> None:
-    g = game(NM, [["RD2", "Y2", "Y3"], ["WR4", "B1", "B2"], ["G5", "G6", "G7"], ["B5", "B6", "B7"]], ["R5"],
+    g = make([["RD2", "Y2", "Y3"], ["WR4", "B1", "B2"], ["G5", "G6", "G7"], ["B5", "B6", "B7"]], ["R5"], NM,
              draw=FILLER)
     g.play("RD2")
     ev = g.play("WR4:B")
@@ -455,7 +427,7 @@ def test_wrd4_as_a_stacking_response_reverses_first() -> None:
 
 @pytest.mark.rule("TWO-7", "NM-8")
 def test_two_seat_wrd4_targets_its_player_who_may_stack_back() -> None:
-    g = game(NM, [["WR4", "W6", "R1", "R2"], ["B1", "B2", "B3"]], ["R5"], draw=FILLER)
+    g = make([["WR4", "W6", "R1", "R2"], ["B1", "B2", "B3"]], ["R5"], NM, draw=FILLER)
     ev = g.play("WR4:G")
     assert ev == [CardPlayed(0, C("WR4"), G), DirectionChanged(-1), PenaltyPending(0, 4)]
     assert (g.phase, g.active_seat, g.pending_penalty) == (Phase.RESPOND, 0, 4)
@@ -470,7 +442,7 @@ def test_two_seat_wrd4_targets_its_player_who_may_stack_back() -> None:
 
 @pytest.mark.rule("TWO-7")
 def test_two_seat_wrd4_player_accepting_draws_and_loses_its_turn() -> None:
-    g = game(NM, [["WR4", "R1", "R2"], ["B1", "B2", "B3"]], ["R5"], draw=FILLER)
+    g = make([["WR4", "R1", "R2"], ["B1", "B2", "B3"]], ["R5"], NM, draw=FILLER)
     g.play("WR4:G")
     ev = g.play("accept")
     assert ev == [Drew(0, 4, "penalty"), DrewCards(0, cards(*FILLER[:4]))]
@@ -480,7 +452,7 @@ def test_two_seat_wrd4_player_accepting_draws_and_loses_its_turn() -> None:
 
 @pytest.mark.rule("TWO-7", "HOUSE-2")
 def test_two_seat_wrd4_as_a_stacking_response_comes_back_to_the_responder() -> None:
-    g = game(NM, [["RD2", "R1", "R2"], ["WR4", "YD4", "B3", "B4"]], ["R5"], draw=FILLER)
+    g = make([["RD2", "R1", "R2"], ["WR4", "YD4", "B3", "B4"]], ["R5"], NM, draw=FILLER)
     g.play("RD2")
     assert g.active_seat == 1
     ev = g.play("WR4:Y")
@@ -496,7 +468,7 @@ def test_two_seat_wrd4_as_a_stacking_response_comes_back_to_the_responder() -> N
 
 @pytest.mark.rule("NM-8", "CL-END-4")
 def test_last_card_wrd4_with_three_seats_hits_the_new_next_seat() -> None:
-    g = game(NM, [["Y1", "Y2", "Y3"], ["WR4"], ["G5", "G6", "G7"]], ["R5"], active=1, called=[1], draw=FILLER)
+    g = make([["Y1", "Y2", "Y3"], ["WR4"], ["G5", "G6", "G7"]], ["R5"], NM, active=1, called=[1], draw=FILLER)
     ev = g.play("WR4")
     assert ev[:3] == [CardPlayed(1, C("WR4")), DirectionChanged(-1), Drew(0, 4, "penalty")]
     assert hands(g) == [["Y1", "Y2", "Y3", *FILLER[:4]], [], ["G5", "G6", "G7"]]
@@ -505,7 +477,7 @@ def test_last_card_wrd4_with_three_seats_hits_the_new_next_seat() -> None:
 
 @pytest.mark.rule("TWO-7")
 def test_wrd4_targets_its_player_once_knockouts_leave_two_seats() -> None:
-    g = game(NM, [["WR4", "R1", "R2"], [], ["B1", "B2", "B3"]], ["R5"], knocked_out=[1], draw=FILLER)
+    g = make([["WR4", "R1", "R2"], [], ["B1", "B2", "B3"]], ["R5"], NM, knocked_out=[1], draw=FILLER)
     ev = g.play("WR4:G")
     assert ev == [CardPlayed(0, C("WR4"), G), DirectionChanged(-1), PenaltyPending(0, 4)]
     assert (g.phase, g.active_seat) == (Phase.RESPOND, 0)
@@ -515,7 +487,7 @@ def test_wrd4_targets_its_player_once_knockouts_leave_two_seats() -> None:
 
 @pytest.mark.rule("TWO-7", "CL-END-4")
 def test_two_seat_last_card_wrd4_makes_the_opponent_draw() -> None:
-    g = game(NM, [["WR4"], ["B1", "B2", "W6"]], ["R5"], draw=FILLER, called=[0])
+    g = make([["WR4"], ["B1", "B2", "W6"]], ["R5"], NM, draw=FILLER, called=[0])
     assert "WR4" in legal(g)  # a last wild needs no color
     ev = g.play("WR4")
     assert ev[:3] == [CardPlayed(0, C("WR4")), DirectionChanged(-1), Drew(1, 4, "penalty")]
@@ -528,7 +500,7 @@ def test_two_seat_last_card_wrd4_makes_the_opponent_draw() -> None:
 
 @pytest.mark.rule("TWO-7", "CL-END-4", "HOUSE-4")
 def test_two_seat_last_card_wrd4_as_a_stack_makes_the_opponent_draw_the_total() -> None:
-    g = game(NM, [["RD2", "R1", "R2"], ["WR4"]], ["R5"], draw=FILLER, called=[1])
+    g = make([["RD2", "R1", "R2"], ["WR4"]], ["R5"], NM, draw=FILLER, called=[1])
     g.play("RD2")
     ev = g.play("WR4")
     assert Drew(0, 6, "penalty") in ev
@@ -543,7 +515,7 @@ def test_two_seat_last_card_wrd4_as_a_stack_makes_the_opponent_draw_the_total() 
 
 @pytest.mark.rule("NM-9")
 def test_skip_everyone_gives_the_player_another_normal_turn() -> None:
-    g = game(NM, [["RSE", "R3", "G4", "G5"], ["B1", "B2"], ["B3", "B4"], ["B5", "B6"]], ["R5"], draw=FILLER)
+    g = make([["RSE", "R3", "G4", "G5"], ["B1", "B2"], ["B3", "B4"], ["B5", "B6"]], ["R5"], NM, draw=FILLER)
     ev = g.play("RSE")
     assert ev[0] == CardPlayed(0, C("RSE"))
     assert (g.phase, g.active_seat, g.top_card) == (Phase.PLAY, 0, C("RSE"))
@@ -554,7 +526,7 @@ def test_skip_everyone_gives_the_player_another_normal_turn() -> None:
 
 @pytest.mark.rule("NM-9")
 def test_skip_everyone_extra_turn_may_have_to_draw() -> None:
-    g = game(NM, [["RSE", "G4", "G5"], ["B1", "B2"], ["B3", "B4"]], ["R5"], draw=["Y1", "R8", "B7"])
+    g = make([["RSE", "G4", "G5"], ["B1", "B2"], ["B3", "B4"]], ["R5"], NM, draw=["Y1", "R8", "B7"])
     g.play("RSE")
     assert legal(g) == {"draw"}
     g.play("draw")
@@ -563,9 +535,9 @@ def test_skip_everyone_extra_turn_may_have_to_draw() -> None:
 
 @pytest.mark.rule("NM-9", "HOUSE-7")
 def test_skip_everyone_jump_in_gives_the_jumper_another_turn() -> None:
-    g = game(nm_rules(jump_in=True),
-             [["G1", "G2", "G3"], ["B1", "B2"], ["RSE", "R1", "Y2", "Y3"], ["B3", "B4"]],
-             ["R3", "RSE"], active=0, top_player=0, draw=FILLER)
+    g = make([["G1", "G2", "G3"], ["B1", "B2"], ["RSE", "R1", "Y2", "Y3"], ["B3", "B4"]],
+             ["R3", "RSE"],
+             nm_rules(jump_in=True), active=0, top_player=0, draw=FILLER)
     assert legal(g, 2) == {"RSE"}
     ev = g.play("RSE", seat=2)
     assert ev == [CardPlayed(2, C("RSE"), jump_in=True)]
@@ -575,14 +547,14 @@ def test_skip_everyone_jump_in_gives_the_jumper_another_turn() -> None:
 
 @pytest.mark.rule("NM-9", "CL-END-7")
 def test_skip_everyone_as_the_last_card_just_goes_out() -> None:
-    g = game(NM, [["RSE"], ["B1", "B2"], ["B3", "B4"]], ["R5"], called=[0], draw=FILLER)
+    g = make([["RSE"], ["B1", "B2"], ["B3", "B4"]], ["R5"], NM, called=[0], draw=FILLER)
     ev = g.play("RSE")
     assert ev == [CardPlayed(0, C("RSE")), RoundEnded(0, 10, (0, 3, 7), (10, 0, 0))]
 
 
 @pytest.mark.rule("NM-9", "TWO-3")
 def test_two_seat_skip_everyone() -> None:
-    g = game(NM, [["RSE", "R3", "G4"], ["B1", "B2"]], ["R5"], draw=FILLER)
+    g = make([["RSE", "R3", "G4"], ["B1", "B2"]], ["R5"], NM, draw=FILLER)
     g.play("RSE")
     assert (g.phase, g.active_seat) == (Phase.PLAY, 0)
 
@@ -593,7 +565,7 @@ def test_two_seat_skip_everyone() -> None:
 
 @pytest.mark.rule("NM-10")
 def test_discard_all_slips_every_card_of_its_color_under_it() -> None:
-    g = game(NM, [["RDA", "R1", "G2", "R5", "RS", "W6", "RD2"], ["B1", "B2"], ["B3", "B4"]], ["Y7", "R9"],
+    g = make([["RDA", "R1", "G2", "R5", "RS", "W6", "RD2"], ["B1", "B2"], ["B3", "B4"]], ["Y7", "R9"], NM,
              draw=FILLER)
     before = names(g.discard_pile)
     ev = g.play("RDA")
@@ -607,7 +579,7 @@ def test_discard_all_slips_every_card_of_its_color_under_it() -> None:
 
 @pytest.mark.rule("NM-10")
 def test_discard_all_played_by_symbol_slips_its_own_color() -> None:
-    g = game(NM, [["BDA", "B1", "R2", "B5"], ["Y1", "Y2"], ["Y3", "Y4"]], ["Y7", "RDA"], draw=FILLER)
+    g = make([["BDA", "B1", "R2", "B5"], ["Y1", "Y2"], ["Y3", "Y4"]], ["Y7", "RDA"], NM, draw=FILLER)
     ev = g.play("BDA")
     assert ev == [CardPlayed(0, C("BDA")), Slipped(0, cards("B1", "B5")), Exposed(0)]
     assert hands(g)[0] == ["R2"]
@@ -616,15 +588,15 @@ def test_discard_all_played_by_symbol_slips_its_own_color() -> None:
 
 @pytest.mark.rule("NM-10", "NM-18")
 def test_discard_all_leaving_one_card_exposes_unless_flagged() -> None:
-    g = game(NM, [["RDA", "R1", "G2"], ["B1", "B2"], ["B3", "B4"]], ["R9"], draw=FILLER)
-    reject(game(NM, [["RDA", "R1", "G2", "G3"], ["B1", "B2"], ["B3", "B4"]], ["R9"], draw=FILLER), "RDA!")
+    g = make([["RDA", "R1", "G2"], ["B1", "B2"], ["B3", "B4"]], ["R9"], NM, draw=FILLER)
+    reject(make([["RDA", "R1", "G2", "G3"], ["B1", "B2"], ["B3", "B4"]], ["R9"], NM, draw=FILLER), "RDA!")
     ev = g.play("RDA")
     assert ev[-1] == Exposed(0)
     assert (hands(g)[0], g.exposed) == (["G2"], (0,))
     ev = g.play("catch:0", seat=2)
     assert ev == [Caught(2, 0, 2), Drew(0, 2, "catch"), DrewCards(0, cards("B1", "B2"))]
     assert (g.active_seat, hands(g)[0]) == (1, ["G2", "B1", "B2"])
-    g = game(NM, [["RDA", "R1", "G2"], ["B1", "B2"], ["B3", "B4"]], ["R9"], draw=FILLER)
+    g = make([["RDA", "R1", "G2"], ["B1", "B2"], ["B3", "B4"]], ["R9"], NM, draw=FILLER)
     ev = g.play("RDA!")
     assert ev == [CardPlayed(0, C("RDA"), uno=True), Slipped(0, cards("R1"))]
     assert g.exposed == ()
@@ -633,7 +605,7 @@ def test_discard_all_leaving_one_card_exposes_unless_flagged() -> None:
 
 @pytest.mark.rule("NM-10", "NM-19")
 def test_going_out_by_discard_all() -> None:
-    g = game(NM, [["RDA", "R1", "R2", "RD4"], ["B1", "B2"], ["W6", "G3"]], ["R9"], draw=FILLER)
+    g = make([["RDA", "R1", "R2", "RD4"], ["B1", "B2"], ["W6", "G3"]], ["R9"], NM, draw=FILLER)
     ev = g.play("RDA")
     assert ev == [
         CardPlayed(0, C("RDA")),
@@ -646,7 +618,7 @@ def test_going_out_by_discard_all() -> None:
 
 @pytest.mark.rule("NM-10", "CL-END-7")
 def test_discard_all_as_the_last_card_has_no_further_effect() -> None:
-    g = game(NM, [["RDA"], ["R1", "B2"], ["B3", "B4"]], ["R9"], draw=FILLER, called=[0])
+    g = make([["RDA"], ["R1", "B2"], ["B3", "B4"]], ["R9"], NM, draw=FILLER, called=[0])
     ev = g.play("RDA")
     assert ev == [CardPlayed(0, C("RDA")), RoundEnded(0, 10, (0, 3, 7), (10, 0, 0))]
 
@@ -659,7 +631,7 @@ ROULETTE_HANDS = [["WCR", "G1", "G2"], ["B7", "B8", "Y9"], ["Y4", "Y5", "G6"]]
 
 @pytest.mark.rule("NM-11")
 def test_roulette_player_names_no_color_and_the_next_seat_must() -> None:
-    g = game(NM, ROULETTE_HANDS, ["R5"], draw=["R1", "W6", "B2", "G7", "Y1"])
+    g = make(ROULETTE_HANDS, ["R5"], NM, draw=["R1", "W6", "B2", "G7", "Y1"])
     reject(g, "WCR:R", error=InvalidActionError)
     ev = g.play("WCR")
     assert ev == [CardPlayed(0, C("WCR"))]
@@ -680,12 +652,12 @@ def test_roulette_player_names_no_color_and_the_next_seat_must() -> None:
 
 @pytest.mark.rule("NM-11", "NM-7")
 def test_roulette_is_not_a_draw_card() -> None:
-    g = game(NM, [["RD2", "G1", "G2"], ["WCR", "B8", "B9"], ["Y4", "Y5", "G6"]], ["R5"], draw=FILLER)
+    g = make([["RD2", "G1", "G2"], ["WCR", "B8", "B9"], ["Y4", "Y5", "G6"]], ["R5"], NM, draw=FILLER)
     g.play("RD2")
     assert legal(g) == {"accept"}  # it cannot be played while a penalty is pending
     reject(g, "WCR")
     # Nor can a Roulette be stacked on or answered: its victim only names a color.
-    g = game(NM, [["WCR", "G1", "G2"], ["W10", "BD2", "B9"], ["Y4", "Y5", "G6"]], ["R5"], draw=FILLER)
+    g = make([["WCR", "G1", "G2"], ["W10", "BD2", "B9"], ["Y4", "Y5", "G6"]], ["R5"], NM, draw=FILLER)
     g.play("WCR")
     assert legal(g) == {"color:R", "color:Y", "color:G", "color:B"}
     reject(g, "W10:R")
@@ -694,7 +666,7 @@ def test_roulette_is_not_a_draw_card() -> None:
 
 @pytest.mark.rule("NM-11", "HOUSE-6")
 def test_no_jump_in_during_a_roulette_color_choice() -> None:
-    g = game(nm_rules(jump_in=True), [["WCR", "R5", "G2"], ["B7", "B8", "Y9"], ["Y4", "R5", "G6"]], ["R3"],
+    g = make([["WCR", "R5", "G2"], ["B7", "B8", "Y9"], ["Y4", "R5", "G6"]], ["R3"], nm_rules(jump_in=True),
              draw=FILLER)
     g.play("WCR")
     assert legal(g, 2) == set()
@@ -703,7 +675,7 @@ def test_no_jump_in_during_a_roulette_color_choice() -> None:
 
 @pytest.mark.rule("NM-11", "CL-END-7")
 def test_last_card_roulette_is_resolved_before_scoring() -> None:
-    g = game(NM, [["WCR"], ["B7", "B8"], ["Y4", "Y5"]], ["R5"], draw=["R1", "WCR", "G7", "Y1"], called=[0])
+    g = make([["WCR"], ["B7", "B8"], ["Y4", "Y5"]], ["R5"], NM, draw=["R1", "WCR", "G7", "Y1"], called=[0])
     g.play("WCR")
     assert (g.phase, g.active_seat) == (Phase.CHOOSE_COLOR, 1)
     ev = g.play("color:G")
@@ -716,7 +688,7 @@ def test_last_card_roulette_is_resolved_before_scoring() -> None:
 
 @pytest.mark.rule("NM-12", "NM-11")
 def test_roulette_refills_the_draw_pile_and_the_roulette_stays_on_top() -> None:
-    g = game(NM, ROULETTE_HANDS, ["R5"], draw=["R1"])
+    g = make(ROULETTE_HANDS, ["R5"], NM, draw=["R1"])
     pool = len(g.discard_pile) - 1
     g.play("WCR")
     ev = g.play("color:G")
@@ -736,7 +708,7 @@ def test_roulette_stops_when_no_card_remains_and_the_color_stands() -> None:
     listed = [["G5", "Y7", "R8"], ["B7", "B8"], ["R1", "B2"], ["Y3", "WCR"]]
     rest = rest_of_deck(*listed)
     assert "G1" in rest
-    g = game(nm_rules(mercy_limit=0), [listed[0], listed[1], rest], listed[3], draw=listed[2], fill="none",
+    g = make([listed[0], listed[1], rest], listed[3], nm_rules(mercy_limit=0), draw=listed[2], fill="none",
              phase="choose_color", color=None, color_for="roulette", active=1, top_player=0)
     ev = g.play("color:G")
     assert ev == [ColorChosen(1, G), Revealed(1, C("R1")), Revealed(1, C("B2")), Reshuffled(1),
@@ -759,7 +731,7 @@ def test_seven_zero_cannot_be_turned_off() -> None:
 
 @pytest.mark.rule("NM-13", "HOUSE-9")
 def test_no_mercy_seven_swaps_and_needs_a_target() -> None:
-    g = game(NM, [["R7", "G1", "G2"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3", "Y4"]], ["R3"], draw=FILLER)
+    g = make([["R7", "G1", "G2"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3", "Y4"]], ["R3"], NM, draw=FILLER)
     reject(g, "R7", error=InvalidActionError)
     ev = g.play("R7>2")
     assert ev[:2] == [CardPlayed(0, C("R7"), target=2), HandsSwapped(0, 2)]
@@ -769,7 +741,7 @@ def test_no_mercy_seven_swaps_and_needs_a_target() -> None:
 
 @pytest.mark.rule("NM-13", "HOUSE-10")
 def test_no_mercy_zero_passes_hands() -> None:
-    g = game(NM, [["R0", "G1", "G2"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3", "Y4"]], ["R3"], draw=FILLER)
+    g = make([["R0", "G1", "G2"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3", "Y4"]], ["R3"], NM, draw=FILLER)
     ev = g.play("R0")
     assert ev[1] == HandsPassed(1)
     assert hands(g) == [["Y1", "Y2", "Y3", "Y4"], ["G1", "G2"], ["B1", "B2", "B3"]]
@@ -777,7 +749,7 @@ def test_no_mercy_zero_passes_hands() -> None:
 
 @pytest.mark.rule("NM-13", "CL-END-7")
 def test_no_mercy_last_card_seven_has_no_effect() -> None:
-    g = game(NM, [["R7"], ["B1", "B2", "B3"], ["Y1", "Y2"]], ["R3"], draw=FILLER, called=[0])
+    g = make([["R7"], ["B1", "B2", "B3"], ["Y1", "Y2"]], ["R3"], NM, draw=FILLER, called=[0])
     g.play("R7")
     assert g.phase is Phase.ROUND_OVER
     assert hands(g) == [[], ["B1", "B2", "B3"], ["Y1", "Y2"]]
@@ -790,7 +762,7 @@ def test_no_mercy_last_card_seven_has_no_effect() -> None:
 @pytest.mark.rule("NM-14", "NM-15")
 def test_victim_knocked_out_mid_penalty_and_next_seat_plays() -> None:
     # The RULES.md example: 20 cards, a stack of 10 accepted, out on the fifth card.
-    g = game(NM, [["W10", "R1", "R2"], list(YELLOW20), ["G5", "G6", "B9"]], ["R5"], draw=FILLER)
+    g = make([["W10", "R1", "R2"], list(YELLOW20), ["G5", "G6", "B9"]], ["R5"], NM, draw=FILLER)
     g.play("W10:B")
     ev = g.play("accept")
     assert ev == [Drew(1, 5, "penalty"), DrewCards(1, cards(*FILLER[:5])), KnockedOut(1, 25)]
@@ -806,8 +778,8 @@ def test_victim_knocked_out_mid_penalty_and_next_seat_plays() -> None:
 
 @pytest.mark.rule("NM-14", "NM-15")
 def test_knocked_out_mid_penalty_against_the_direction() -> None:
-    g = game(NM, [["G5", "G6", "B9"], list(YELLOW20), ["W10", "R1", "R2"], ["B1", "B2"]],
-             ["R5"], active=2, direction=-1, draw=FILLER)
+    g = make([["G5", "G6", "B9"], list(YELLOW20), ["W10", "R1", "R2"], ["B1", "B2"]], ["R5"],
+             NM, active=2, direction=-1, draw=FILLER)
     g.play("W10:G")
     assert g.active_seat == 1
     g.play("accept")
@@ -817,7 +789,7 @@ def test_knocked_out_mid_penalty_against_the_direction() -> None:
 @pytest.mark.rule("NM-14")
 def test_knocked_out_while_drawing_until_playable() -> None:
     hand = [*YELLOW20, "G1", "G2", "G3"]  # 23 cards, nothing red, no 5
-    g = game(NM, [["R1", "R2", "B1"], hand, ["B5", "B6", "B7"]], ["RS"], active=1,
+    g = make([["R1", "R2", "B1"], hand, ["B5", "B6", "B7"]], ["RS"], NM, active=1,
              draw=["B2", "G4", "R9", "R8"])
     assert legal(g) == {"draw"}
     ev = g.play("draw")
@@ -829,7 +801,7 @@ def test_knocked_out_while_drawing_until_playable() -> None:
 @pytest.mark.rule("NM-14", "NM-11")
 def test_knocked_out_by_roulette_reveals() -> None:
     hand = [*YELLOW20, "B7", "B8"]  # 22 cards
-    g = game(NM, [["WCR", "R1", "R2"], hand, ["B5", "B6", "B9"]], ["R5"], draw=["R3", "B1", "B2", "G4"])
+    g = make([["WCR", "R1", "R2"], hand, ["B5", "B6", "B9"]], ["R5"], NM, draw=["R3", "B1", "B2", "G4"])
     g.play("WCR")
     ev = g.play("color:G")
     assert ev == [ColorChosen(1, G), Revealed(1, C("R3")), Revealed(1, C("B1")), Revealed(1, C("B2")),
@@ -842,7 +814,7 @@ def test_knocked_out_by_roulette_reveals() -> None:
 @pytest.mark.parametrize(("start", "knocked"), [(20, False), (21, True)])
 def test_mercy_limit_is_twenty_five_or_more(start: int, knocked: bool) -> None:
     hand = YELLOW20 + ["G1"] * (start - 20)
-    g = game(NM, [["RD4", "R1", "R2"], hand, ["B5", "B6", "B9"]], ["R5"], draw=FILLER)
+    g = make([["RD4", "R1", "R2"], hand, ["B5", "B6", "B9"]], ["R5"], NM, draw=FILLER)
     g.play("RD4")
     ev = g.play("accept")
     assert (KnockedOut(1, 25) in ev) is knocked
@@ -853,13 +825,13 @@ def test_mercy_limit_is_twenty_five_or_more(start: int, knocked: bool) -> None:
 
 @pytest.mark.rule("NM-14")
 def test_mercy_limit_zero_turns_the_rule_off_and_other_limits_apply() -> None:
-    g = game(nm_rules(mercy_limit=0), [["W10", "R1", "R2"], YELLOW20, ["B5", "B6", "B9"]], ["R5"],
+    g = make([["W10", "R1", "R2"], YELLOW20, ["B5", "B6", "B9"]], ["R5"], nm_rules(mercy_limit=0),
              draw=FILLER)
     g.play("W10:G")
     ev = g.play("accept")
     assert not any(isinstance(e, KnockedOut) for e in ev)
     assert len(g.hand(1)) == 30
-    g = game(nm_rules(mercy_limit=10), [["RD2", "R1", "R2"], YELLOW20[:8], ["B5", "B6", "B9"]], ["R5"],
+    g = make([["RD2", "R1", "R2"], YELLOW20[:8], ["B5", "B6", "B9"]], ["R5"], nm_rules(mercy_limit=10),
              draw=FILLER)
     g.play("RD2")
     ev = g.play("accept")
@@ -868,8 +840,8 @@ def test_mercy_limit_zero_turns_the_rule_off_and_other_limits_apply() -> None:
 
 @pytest.mark.rule("NM-14", "NM-15", "NM-18")
 def test_a_catch_penalty_can_knock_out_a_seat_that_is_not_active() -> None:
-    g = game(nm_rules(mercy_limit=10, uno_penalty=10),
-             [["R1", "G2", "G3"], ["R4", "B2", "B3"], ["Y1"], ["B4", "B5"]], ["R3"], active=1, exposed=[2],
+    g = make([["R1", "G2", "G3"], ["R4", "B2", "B3"], ["Y1"], ["B4", "B5"]],
+             ["R3"], nm_rules(mercy_limit=10, uno_penalty=10), active=1, exposed=[2],
              draw=FILLER)
     ev = g.play("catch:2", seat=3)
     assert ev == [Caught(3, 2, 10), Drew(2, 9, "catch"), DrewCards(2, cards(*FILLER[:9])), KnockedOut(2, 10)]
@@ -881,8 +853,8 @@ def test_a_catch_penalty_can_knock_out_a_seat_that_is_not_active() -> None:
 
 @pytest.mark.rule("NM-14")
 def test_a_swapped_in_big_hand_is_not_a_draw() -> None:
-    g = game(NM, [["R7", "R1", "R2"], [*YELLOW20, "G1", "G2", "G3", "G4", "G5", "G6"], ["B5", "B6", "B9"]],
-             ["R5"], draw=FILLER)
+    g = make([["R7", "R1", "R2"], [*YELLOW20, "G1", "G2", "G3", "G4", "G5", "G6"], ["B5", "B6", "B9"]],
+             ["R5"], NM, draw=FILLER)
     g.play("R7>1")
     assert len(g.hand(0)) == 26
     assert g.in_round == (True, True, True)
@@ -891,7 +863,7 @@ def test_a_swapped_in_big_hand_is_not_a_draw() -> None:
 @pytest.mark.rule("NM-14", "CL-DRAW-5")
 def test_set_aside_hand_is_shuffled_in_at_the_next_reshuffle() -> None:
     aside = [*YELLOW20, "G1", "G2", "G3", "G4", "G5"]
-    g = game(NM, [["B1", "B2", "B3"], [], ["G8", "G9", "B9"]], ["R5"], knocked_out=[1], set_aside=aside)
+    g = make([["B1", "B2", "B3"], [], ["G8", "G9", "B9"]], ["R5"], NM, knocked_out=[1], set_aside=aside)
     pool = len(g.discard_pile) - 1
     assert g.draw_pile_size == 0
     ev = g.play("draw")
@@ -905,7 +877,7 @@ def test_set_aside_hand_is_shuffled_in_at_the_next_reshuffle() -> None:
 
 @pytest.mark.rule("NM-14")
 def test_set_aside_hand_waits_until_a_reshuffle() -> None:
-    g = game(NM, [["W10", "R1", "R2"], list(YELLOW20), ["G5", "G6", "B9"]], ["R5"], draw=FILLER)
+    g = make([["W10", "R1", "R2"], list(YELLOW20), ["G5", "G6", "B9"]], ["R5"], NM, draw=FILLER)
     discard = names(g.discard_pile)
     g.play("W10:G")
     g.play("accept")
@@ -916,11 +888,11 @@ def test_set_aside_hand_waits_until_a_reshuffle() -> None:
 
 @pytest.mark.rule("NM-15")
 def test_knocked_out_seat_is_skipped() -> None:
-    g = game(NM, [["R1", "RS", "G1"], ["R2", "B2"], [], ["B4", "B5"]], ["R5"], knocked_out=[2], active=1,
+    g = make([["R1", "RS", "G1"], ["R2", "B2"], [], ["B4", "B5"]], ["R5"], NM, knocked_out=[2], active=1,
              draw=FILLER)
     g.play("R2")
     assert g.active_seat == 3
-    g = game(NM, [["R1", "G1", "G2"], ["RS", "B2", "B3"], [], ["B4", "B5"]], ["R5"], knocked_out=[2],
+    g = make([["R1", "G1", "G2"], ["RS", "B2", "B3"], [], ["B4", "B5"]], ["R5"], NM, knocked_out=[2],
              active=1, draw=FILLER)
     ev = g.play("RS")
     assert ev == [CardPlayed(1, C("RS")), Skipped(3)]
@@ -929,7 +901,7 @@ def test_knocked_out_seat_is_skipped() -> None:
 
 @pytest.mark.rule("NM-15")
 def test_knocked_out_seat_cannot_act_or_be_targeted() -> None:
-    g = game(NM, [["R7", "R1", "G1"], ["B2", "B3"], [], ["B4"]], ["R5"], knocked_out=[2], exposed=[3],
+    g = make([["R7", "R1", "G1"], ["B2", "B3"], [], ["B4"]], ["R5"], NM, knocked_out=[2], exposed=[3],
              draw=FILLER)
     assert legal(g, 2) == set()
     reject(g, "uno", seat=2, error=NotYourTurnError)
@@ -941,7 +913,7 @@ def test_knocked_out_seat_cannot_act_or_be_targeted() -> None:
 
 @pytest.mark.rule("NM-15", "HOUSE-10")
 def test_hands_are_not_passed_to_a_knocked_out_seat() -> None:
-    g = game(NM, [["R0", "G1", "G2"], ["B1", "B2"], [], ["Y1", "Y2", "Y3"]], ["R5"], knocked_out=[2],
+    g = make([["R0", "G1", "G2"], ["B1", "B2"], [], ["Y1", "Y2", "Y3"]], ["R5"], NM, knocked_out=[2],
              draw=FILLER)
     g.play("R0")
     assert hands(g) == [["Y1", "Y2", "Y3"], ["G1", "G2"], [], ["B1", "B2"]]
@@ -952,11 +924,11 @@ def test_hands_are_not_passed_to_a_knocked_out_seat() -> None:
 def test_victim_knocked_out_before_answering_loses_the_pending_penalty() -> None:
     # A false UNO call (false_uno_penalty 1) takes the victim of +4 to 25 cards.
     hand = [*YELLOW20, "G1", "G2", "G3", "G4"]
-    g = game(nm_rules(false_uno_penalty=1), [["G5", "G6", "B9"], hand, ["RD4", "B1", "B2"]], ["R5"], active=2,
+    g = make([["G5", "G6", "B9"], hand, ["RD4", "B1", "B2"]], ["R5"], nm_rules(false_uno_penalty=1), active=2,
              draw=FILLER)
     g.play("RD4")
     assert (g.phase, g.active_seat, g.pending_penalty) == (Phase.RESPOND, 0, 4)
-    g = game(nm_rules(false_uno_penalty=1), [["RD4", "B1", "B2"], hand, ["G5", "G6", "B9"]], ["R5"],
+    g = make([["RD4", "B1", "B2"], hand, ["G5", "G6", "B9"]], ["R5"], nm_rules(false_uno_penalty=1),
              draw=FILLER)
     g.play("RD4")
     ev = g.play("uno", seat=1)
@@ -970,7 +942,7 @@ GREEN25 = ["G0", "G5", "G6", "G7", "G8", "G9"] * 2 + ["GS", "GR", "GDA"] * 3 + [
 
 @pytest.mark.rule("NM-16", "NM-19")
 def test_last_seat_standing_wins_at_once() -> None:
-    g = game(NM, [["W10", "R1", "R2"], list(YELLOW20), []], ["R5"], knocked_out=[2],
+    g = make([["W10", "R1", "R2"], list(YELLOW20), []], ["R5"], NM, knocked_out=[2],
              set_aside=GREEN25,
              draw=FILLER)
     g.play("W10:B")
@@ -989,7 +961,7 @@ def test_last_seat_standing_wins_at_once() -> None:
 
 @pytest.mark.rule("NM-14", "NM-19", "CL-END-4")
 def test_last_card_penalty_that_knocks_out_scores_250_and_not_the_hand() -> None:
-    g = game(NM, [["W10"], YELLOW20, ["G5", "RD4"]], ["R5"], called=[0], draw=FILLER)
+    g = make([["W10"], YELLOW20, ["G5", "RD4"]], ["R5"], NM, called=[0], draw=FILLER)
     ev = g.play("W10")
     assert ev == [
         CardPlayed(0, C("W10")),
@@ -1003,7 +975,7 @@ def test_last_card_penalty_that_knocks_out_scores_250_and_not_the_hand() -> None
 
 @pytest.mark.rule("NM-16")
 def test_two_seats_one_knocked_out_the_other_wins() -> None:
-    g = game(NM, [["R1", "R2", "B9"], [*YELLOW20, "G1", "G2", "G3", "G4"]], ["RS"], active=1,
+    g = make([["R1", "R2", "B9"], [*YELLOW20, "G1", "G2", "G3", "G4"]], ["RS"], NM, active=1,
              draw=["B1", "R9"])
     ev = g.play("draw")
     assert ev[-2:] == [KnockedOut(1, 25), RoundEnded(0, 250, (12, 0), (250, 0))]
@@ -1016,7 +988,7 @@ def test_two_seats_one_knocked_out_the_other_wins() -> None:
 
 @pytest.mark.rule("NM-17")
 def test_no_challenge_in_no_mercy() -> None:
-    g = game(NM, [["W6", "WR4", "R1", "R2"], ["Y1", "Y2", "Y3"], ["G5", "G6"]], ["R5"], draw=FILLER)
+    g = make([["W6", "WR4", "R1", "R2"], ["Y1", "Y2", "Y3"], ["G5", "G6"]], ["R5"], NM, draw=FILLER)
     assert {"W6:G", "WR4:G"} <= legal(g)  # no condition, although seat 0 holds red cards
     g.play("W6:G")
     assert legal(g) == {"accept"}
@@ -1025,7 +997,7 @@ def test_no_challenge_in_no_mercy() -> None:
 
 @pytest.mark.rule("NM-17", "NM-1")
 def test_wd4_rule_has_no_effect_in_no_mercy() -> None:
-    g = game(nm_rules(wd4_rule="strict"), [["W10", "WR4", "R1"], ["Y1", "Y2", "Y3"], ["G5", "G6"]], ["R5"],
+    g = make([["W10", "WR4", "R1"], ["Y1", "Y2", "Y3"], ["G5", "G6"]], ["R5"], nm_rules(wd4_rule="strict"),
              draw=FILLER)
     assert {"W10:G", "WR4:B", "R1"} <= legal(g)
     g.play("WR4:B")
@@ -1034,17 +1006,17 @@ def test_wd4_rule_has_no_effect_in_no_mercy() -> None:
 
 @pytest.mark.rule("NM-18")
 def test_no_mercy_uno_call_and_catch_of_two() -> None:
-    g = game(NM, [["R1", "G2"], ["Y1", "Y2", "Y3"], ["G5", "G6"]], ["R5"], draw=FILLER)
+    g = make([["R1", "G2"], ["Y1", "Y2", "Y3"], ["G5", "G6"]], ["R5"], NM, draw=FILLER)
     ev = g.play("R1")
     assert ev == [CardPlayed(0, C("R1")), Exposed(0)]
     ev = g.play("catch:0", seat=2)
     assert ev == [Caught(2, 0, 2), Drew(0, 2, "catch"), DrewCards(0, cards("B1", "B2"))]
     assert (g.active_seat, hands(g)[0]) == (1, ["G2", "B1", "B2"])
-    g = game(NM, [["R1", "G2"], ["Y1", "Y2", "Y3"], ["G5", "G6"]], ["R5"], draw=FILLER)
+    g = make([["R1", "G2"], ["Y1", "Y2", "Y3"], ["G5", "G6"]], ["R5"], NM, draw=FILLER)
     ev = g.play("R1!")
     assert ev == [CardPlayed(0, C("R1"), uno=True)]
     reject(g, "catch:0", seat=2)
-    g = game(NM, [["R1", "G2"], ["Y1", "Y2", "Y3"], ["G5", "G6"]], ["R5"], draw=FILLER)
+    g = make([["R1", "G2"], ["Y1", "Y2", "Y3"], ["G5", "G6"]], ["R5"], NM, draw=FILLER)
     g.play("R1")
     g.play("uno", seat=0)
     reject(g, "catch:0", seat=1)
@@ -1061,7 +1033,7 @@ KNOCKED_HAND = [f"B{n}" for n in range(10)] * 2 + ["BS", "BS", "BS", "BR", "BR"]
 
 @pytest.mark.rule("NM-19", "DECK-9")
 def test_no_mercy_round_score_counts_in_round_hands_and_250_per_knockout() -> None:
-    g = game(NM, [["R1"], SCORED_HAND, ["R0", "Y5"], []], ["R5"], knocked_out=[3], set_aside=KNOCKED_HAND,
+    g = make([["R1"], SCORED_HAND, ["R0", "Y5"], []], ["R5"], NM, knocked_out=[3], set_aside=KNOCKED_HAND,
              called=[0])
     ev = g.play("R1")
     assert ev == [CardPlayed(0, C("R1")), RoundEnded(0, 584, (0, 329, 5, 0), (584, 0, 0, 0))]
@@ -1072,19 +1044,19 @@ def test_no_mercy_round_score_counts_in_round_hands_and_250_per_knockout() -> No
 
 @pytest.mark.rule("NM-19")
 def test_no_mercy_match_target_is_1000() -> None:
-    g = game(NM, [["R1"], ["Y5", "Y4"], ["R0", "Y9"]], ["R5"], called=[0], scores=[990, 0, 0], draw=FILLER)
+    g = make([["R1"], ["Y5", "Y4"], ["R0", "Y9"]], ["R5"], NM, called=[0], scores=[990, 0, 0], draw=FILLER)
     g.play("R1")
     assert (g.phase, g.scores) == (Phase.MATCH_OVER, (1008, 0, 0))
     outcome = g.outcome()
     assert outcome is not None and outcome.winners == (0,)
-    g = game(NM, [["R1"], ["Y5", "Y4"], ["R0", "Y9"]], ["R5"], called=[0], scores=[981, 0, 0], draw=FILLER)
+    g = make([["R1"], ["Y5", "Y4"], ["R0", "Y9"]], ["R5"], NM, called=[0], scores=[981, 0, 0], draw=FILLER)
     g.play("R1")
     assert (g.phase, g.scores) == (Phase.ROUND_OVER, (999, 0, 0))
 
 
 @pytest.mark.rule("NM-19")
 def test_no_mercy_scoring_none_is_a_single_round() -> None:
-    g = game(nm_rules(scoring="none"), [["R1"], ["Y5", "Y4"], ["R0", "Y9"]], ["R5"], called=[0], draw=FILLER)
+    g = make([["R1"], ["Y5", "Y4"], ["R0", "Y9"]], ["R5"], nm_rules(scoring="none"), called=[0], draw=FILLER)
     ev = g.play("R1")
     assert ev[-1] == MatchEnded((0,), (18, 0, 0))
     assert g.phase is Phase.MATCH_OVER

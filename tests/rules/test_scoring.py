@@ -29,29 +29,11 @@ from unotable.events import (
     RoundEnded,
 )
 
+from scenario import hands, make, rejected
+
 LOW = Ruleset(scoring="low")
 ELIMINATION = Ruleset(scoring="elimination")
 TO_TARGET = Ruleset(scoring="elimination", elimination_final="to_target")
-
-
-def make(
-    hands: list[list[str]], discard: list[str], ruleset: Ruleset | str = "official", **fields: Any
-) -> Game:
-    rules = ruleset.to_dict() if isinstance(ruleset, Ruleset) else ruleset
-    return Game.from_position({"ruleset": rules, "hands": hands, "discard": discard, **fields})
-
-
-def hands(game: Game) -> list[str]:
-    return [" ".join(str(c) for c in game.hand(s)) for s in range(game.seats)]
-
-
-def rejected(
-    game: Game, action: str, seat: int | None = None, error: type[Exception] = IllegalActionError
-) -> None:
-    before = game.to_position()
-    with pytest.raises(error):
-        game.play(action, seat)
-    assert game.to_position() == before
 
 
 # ---------------------------------------------------------------------------------------------

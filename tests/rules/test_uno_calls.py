@@ -10,17 +10,14 @@ from typing import Any
 import pytest
 
 from unotable import (
-    Card,
     Catch,
     Color,
     Game,
-    IllegalActionError,
     NotYourTurnError,
     Phase,
     Ruleset,
 )
 from unotable.events import (
-    CardPlayed,
     Caught,
     Drew,
     DrewCards,
@@ -33,45 +30,14 @@ from unotable.events import (
     UnoCalled,
 )
 
+from scenario import cards, hands, make, played, rejected
+
 SWAP = Ruleset(deck="classic112_swap")
 SHUFFLE = Ruleset(deck="classic112_shuffle")
 
 
-def make(
-    hands: list[list[str]], discard: list[str], ruleset: Ruleset | str = "official", **fields: Any
-) -> Game:
-    rules = ruleset.to_dict() if isinstance(ruleset, Ruleset) else ruleset
-    return Game.from_position({"ruleset": rules, "hands": hands, "discard": discard, **fields})
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(Card.parse(c) for c in text.split())
-
-
-def hands(game: Game) -> list[str]:
-    return [" ".join(str(c) for c in game.hand(s)) for s in range(game.seats)]
-
-
 def called(game: Game) -> list[int]:
     return game.to_position()["called"]
-
-
-def rejected(
-    game: Game, action: str, seat: int | None = None, error: type[Exception] = IllegalActionError
-) -> None:
-    """The action raises ``error`` and changes nothing (GEN-2)."""
-    before = game.to_position()
-    count = len(game.events)
-    actions = len(game.actions)
-    with pytest.raises(error):
-        game.play(action, seat)
-    assert game.to_position() == before
-    assert len(game.events) == count
-    assert len(game.actions) == actions
-
-
-def played(seat: int, card: str, color: Color | None = None, target: int | None = None, uno: bool = False):
-    return CardPlayed(seat, Card.parse(card), color, target, uno, False)
 
 
 DRAW = ["G5", "G6", "G7", "G8", "Y1", "Y3", "Y5", "Y7"]
