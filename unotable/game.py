@@ -36,11 +36,12 @@ from unotable.actions import (
     parse_action,
 )
 from unotable.cards import ID_COLOR, ID_IS_WILD, WILD_COLOR_ROULETTE, Card, Color
+from unotable.deal import next_round, start_match
 from unotable.errors import IllegalActionError, InvalidActionError, NotYourTurnError, RulesetError, UnoError
 from unotable.events import Event
 from unotable.position import read_position, write_position
 from unotable.record import Record
-from unotable.resolve import apply, next_round, settle, start_match
+from unotable.resolve import apply, settle
 from unotable.rules import Ruleset
 from unotable.scoring import Outcome, RoundResult
 from unotable.state import Phase, State

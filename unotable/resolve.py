@@ -3,6 +3,8 @@
 The functions here trust their input (``Game.play`` checks legality first; ``apply_unchecked``
 and replays call them directly). ``ev`` is a list that collects the events, or None to skip
 making them (the fast path for bots and benchmarks). Rule IDs in comments point to RULES.md.
+Round setup (the dealer, the deal and the first card) is in :mod:`unotable.deal`, which reuses the
+turn steps here; :func:`apply` and :func:`settle` take it from there.
 
 >>> from unotable.game import Game
 >>> g = Game.new(seats=3, seed=11)
@@ -50,7 +52,6 @@ from unotable.events import (
     Challenged,
     ChallengeReveal,
     ColorChosen,
-    DealerChosen,
     DirectionChanged,
     Drew,
     DrewCards,
@@ -58,8 +59,6 @@ from unotable.events import (
     Exposed,
     FalseCatch,
     FalseUno,
-    FirstCard,
-    HandDealt,
     HandsPassed,
     HandsShuffled,
     HandsSwapped,
@@ -71,13 +70,12 @@ from unotable.events import (
     Reshuffled,
     Revealed,
     RoundEnded,
-    RoundStarted,
     Skipped,
     Slipped,
     UnoCalled,
 )
 from unotable.movegen import can_draw, can_stack, has_playable, playable, response_allowed, wd4_is_legal
-from unotable.rules import CustomEffect, DealerSelection, FirstCardWild, ShuffleLastCard, SwapLastCard
+from unotable.rules import CustomEffect, ShuffleLastCard, SwapLastCard
 from unotable.scoring import score_round
 from unotable.state import (
     COLOR_FIRST_CARD,
@@ -89,7 +87,7 @@ from unotable.state import (
     State,
 )
 
-__all__ = ["apply", "next_round", "settle", "start_match"]
+__all__ = ["apply", "settle"]
 
 Ev = list[Event] | None
 
@@ -102,10 +100,6 @@ _card = Card.from_id
 _PLAY = Phase.PLAY
 _RESPOND = Phase.RESPOND
 _ROUND_OVER = Phase.ROUND_OVER
-
-
-# SET-2: the value of a card taken to choose the dealer (numbers count their rank, others 0)
-_DEAL_VALUE = tuple(ID_RANK[c] if ID_IS_NUMBER[c] else 0 for c in range(len(ID_RANK)))
 
 
 def _cards(ids: list[int]) -> tuple[Card, ...]:
@@ -344,154 +338,6 @@ def _slip(st: State, seat: int, cards: list[int], ev: Ev) -> None:
     _hand_changed(st, seat)
     if ev is not None:
         ev.append(Slipped(seat, _cards(cards)))
-
-
-# ---------------------------------------------------------------------------------------------
-# the deal
-
-
-def _choose_dealer(st: State, ev: Ev) -> None:
-    """SET-2: each seat takes a card; the highest number deals; ties draw again among the tied."""
-    r = st.rules
-    if r.dealer_selection is DealerSelection.SEAT0:
-        st.dealer = 0
-        return
-    # The deck is shuffled lazily: each card taken is the next Fisher-Yates step from the end,
-    # so the cards drawn are exactly those a full Rng.shuffle would put on top, in order.
-    below = st.rng.below
-    deck = st.flags.deck
-    pile = list(deck)
-    i = len(pile) - 1
-    draws: list[tuple[int, int]] = []
-    contenders = list(range(st.n))
-    while len(contenders) > 1:
-        best = -1
-        values: list[int] = []
-        for s in contenders:
-            if i < 0:  # every card taken: reshuffle them all and continue
-                pile = list(deck)
-                i = len(pile) - 1
-            j = below(i + 1)
-            c = pile[j]  # the swap of positions i and j; position i is never read again
-            pile[j] = pile[i]
-            i -= 1
-            draws.append((s, c))
-            value = _DEAL_VALUE[c]
-            values.append(value)
-            if value > best:
-                best = value
-        contenders = [s for s, value in zip(contenders, values, strict=True) if value == best]
-    st.dealer = contenders[0]
-    if ev is not None:
-        ev.append(DealerChosen(tuple((s, _card(c)) for s, c in draws), st.dealer))
-
-
-def start_match(st: State, ev: Ev) -> None:
-    _choose_dealer(st, ev)
-    _start_round(st, ev)
-
-
-def next_round(st: State, ev: Ev) -> None:
-    """SET-3: the next dealer is to the left of the last, skipping eliminated seats."""
-    d = (st.dealer + 1) % st.n
-    while st.eliminated[d]:
-        d = (d + 1) % st.n
-    st.dealer = d
-    _start_round(st, ev)
-
-
-def _start_round(st: State, ev: Ev) -> None:
-    r = st.rules
-    n = st.n
-    st.round_no += 1
-    st.phase = _PLAY
-    st.in_round = [not e for e in st.eliminated]
-    st.knocked = [False] * n
-    st.exposed = [False] * n
-    st.called = [False] * n
-    st.caught = [False] * n
-    st.fresh = [False] * n
-    st.set_aside = []
-    st.direction = 1
-    st.pending = 0
-    st.pending_card = -1
-    st.top_player = -1
-    st.drawn = -1
-    st.wd4_player = -1
-    st.wd4_illegal = False
-    st.wd4_hand = []
-    st.auto_passes = 0
-    st.last_round = None
-    deck = list(st.flags.deck)
-    st.rng.shuffle(deck)
-    order = []
-    s = st.dealer
-    for _ in range(n):
-        s = (s + 1) % n
-        if st.in_round[s]:
-            order.append(s)
-    hands: list[list[int]] = [[] for _ in range(n)]
-    m = len(order)
-    top = len(deck) - 1
-    if top + 1 >= 7 * m:  # SET-4: seven rounds of one card each from the top (the end), with slices
-        for k, s in enumerate(order):
-            stop = top - k - 7 * m
-            hands[s] = deck[top - k:stop if stop >= 0 else None:-m]
-        del deck[top + 1 - 7 * m:]
-    else:
-        for _ in range(7):
-            for s in order:
-                hands[s].append(deck.pop())
-    st.hands = hands
-    st.draw = deck
-    st.discard = []
-    if ev is not None:
-        ev.append(RoundStarted(st.round_no, st.dealer, tuple(st.in_round), tuple(st.scores)))
-        for s in order:
-            ev.append(HandDealt(s, _cards(hands[s])))
-    first = st.next_seat(st.dealer)
-    if st.flags.nm:  # SET-13
-        while True:
-            c = st.draw.pop()
-            st.discard.append(c)
-            if ev is not None:
-                ev.append(FirstCard(_card(c)))
-            if ID_IS_NUMBER[c]:
-                break
-        st.color = ID_COLOR[c]
-        _begin_turn(st, first, ev)
-        return
-    redraw_all = r.first_card_wild is FirstCardWild.REDRAW
-    while True:  # SET-10
-        c = st.draw.pop()
-        if c == WILD_DRAW_FOUR or (redraw_all and ID_IS_WILD[c]):
-            if ev is not None:
-                ev.append(FirstCard(_card(c), returned=True))
-            st.draw.append(c)
-            st.rng.shuffle(st.draw)
-            continue
-        break
-    st.discard.append(c)
-    if ev is not None:
-        ev.append(FirstCard(_card(c)))
-    st.color = ID_COLOR[c]
-    rank = ID_RANK[c]
-    if ID_IS_WILD[c]:  # SET-11
-        st.active = first
-        st.phase = Phase.CHOOSE_COLOR
-        st.color_reason = COLOR_FIRST_CARD
-        st.drawn = -1
-    elif rank == _SKIP:  # SET-7, TWO-5
-        if ev is not None:
-            ev.append(Skipped(first))
-        _begin_turn(st, st.next_seat(first), ev)
-    elif rank == _REVERSE:  # SET-8, TWO-5
-        _flip(st, ev)
-        _begin_turn(st, st.dealer, ev)
-    elif rank == _DRAW_TWO:  # SET-9, TWO-5
-        _set_penalty(st, first, 2, c, ev, respond=False)
-    else:  # SET-6
-        _begin_turn(st, first, ev)
 
 
 # ---------------------------------------------------------------------------------------------
