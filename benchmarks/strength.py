@@ -7,21 +7,24 @@ under house and no-mercy, all through the arena (seeded, seats rotated), with th
   (fair share 25%).
 - ismcts against three heuristic bots (4 seats) and heads-up (2 seats) under ``house`` and
   ``no-mercy``.
+- timing: ismcts's CPU time per searched decision, per preset (``--timing-rounds`` rounds each).
 
 Targets: heuristic beats rule-v1 and random with the whole 95% interval above the fair share (in
 both tables); ismcts wins at least 35% of 4-seat rounds against three heuristic bots and at least
 60% of 2-seat rounds against heuristic, at its default budget (official).
 
-    .venv/bin/python benchmarks/strength.py --games 1000 --ismcts-games 400 --jobs 2
+    .venv/bin/python benchmarks/strength.py --games 2000 --ismcts-games 150 --target-games 600 --jobs 2
     .venv/bin/python benchmarks/strength.py --only targets --json
 
-Pairings whose seats hold more than one ismcts bot cost that many times more; ``--ismcts-games``
-sets the rounds of every pairing that involves ismcts (default: ``--games``).
+ismcts is slow (a fifth of a second per decision), so ``--ismcts-games`` sets the rounds of the
+pairings that involve it (divided by the number of ismcts seats, so that a row against three ismcts
+bots costs about the same), and ``--target-games`` those of the two target pairings.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from typing import Any
@@ -29,7 +32,7 @@ from typing import Any
 from unotable.bots.arena import ArenaResult, ProgressBar, run_arena
 
 BOTS = ("random", "rule-v1", "heuristic", "ismcts")
-SECTIONS = ("cross2", "cross4", "house", "no-mercy")
+SECTIONS = ("cross2", "cross4", "house", "no-mercy", "timing")
 
 
 def _run(preset: str, seats: int, bots: list[str], games: int, args: argparse.Namespace) -> ArenaResult:
@@ -41,7 +44,14 @@ def _run(preset: str, seats: int, bots: list[str], games: int, args: argparse.Na
 
 
 def _games(bots: list[str], args: argparse.Namespace) -> int:
-    return args.ismcts_games if any(b.startswith("ismcts") for b in bots) else args.games
+    """Rounds for a lineup: ``--games``, or for lineups with ismcts ``--ismcts-games`` divided by
+    the number of ismcts seats (``--target-games`` for the two target pairings)."""
+    searching = sum(1 for b in bots if b == args.ismcts)
+    if not searching:
+        return int(args.games)
+    if searching == 1 and len(set(bots)) == 2 and "heuristic" in bots:
+        return int(args.target_games)
+    return max(1, int(args.ismcts_games) // searching)
 
 
 def _cell(result: ArenaResult, bot: str) -> dict[str, Any]:
@@ -96,11 +106,63 @@ def print_table(title: str, table: dict[str, dict[str, Any]], bots: list[str]) -
         print(a.ljust(width) + "".join(cells))
 
 
+def timing(spec: str, rounds: int, seed: int) -> dict[str, Any]:
+    """CPU seconds per decision of ``spec`` (one seat, against heuristic bots), per preset and seats.
+
+    Only the decisions that needed a search count (forced and obvious moves take no time); CPU time
+    of this process (``time.process_time``) is measured, so other load on the machine does not
+    inflate it.
+    """
+    from unotable import Game, Phase
+    from unotable.bots import make_bot
+
+    out: dict[str, Any] = {}
+    for preset, seats in (("official", 2), ("official", 4), ("house", 4), ("no-mercy", 4)):
+        times: list[float] = []
+        for r in range(rounds):
+            game = Game.new(seats=seats, ruleset=preset, seed=seed * 1000 + r)
+            bots = [make_bot(spec) if s == 0 else make_bot("heuristic") for s in range(seats)]
+            rngs = [random.Random(seed * 1000 + r * 16 + s) for s in range(seats)]
+            for s in range(seats):
+                bots[s].observe(game.events_for(s))  # type: ignore[attr-defined]
+            while game.phase < Phase.ROUND_OVER:
+                seat = game.active_seat
+                for k in range(1, seats):  # out-of-turn chances, as in the arena
+                    other = (seat + k * game.direction) % seats
+                    legal = game.legal_actions_for(other)
+                    if legal:
+                        choice = bots[other].choose(game.view(other), legal, rngs[other])
+                        if choice is not None:
+                            seat = other
+                            break
+                else:
+                    legal = game.legal_actions_for(seat)
+                    t0 = time.process_time()
+                    choice = bots[seat].choose(game.view(seat), legal, rngs[seat])
+                    spent = time.process_time() - t0
+                    if seat == 0 and getattr(bots[0], "last_iterations", 0):
+                        times.append(spent)
+                assert choice is not None
+                events = game.play(choice, seat)
+                for s in range(seats):
+                    bots[s].observe([e for e in events if e.visible_to(s)])  # type: ignore[attr-defined]
+        times.sort()
+        out[f"{preset}, {seats} seats"] = {
+            "searched_moves": len(times),
+            "mean_s": round(sum(times) / len(times), 4) if times else None,
+            "p95_s": round(times[int(0.95 * (len(times) - 1))], 4) if times else None,
+            "max_s": round(times[-1], 4) if times else None,
+        }
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=400, help="rounds per pairing (default: 400)")
     p.add_argument("--ismcts-games", type=int, default=None,
                    help="rounds per pairing that involves ismcts (default: --games)")
+    p.add_argument("--target-games", type=int, default=None,
+                   help="rounds of ismcts against heuristic, the target pairings (default: --ismcts-games)")
     p.add_argument("--jobs", type=int, default=2, help="parallel processes (default: 2)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bots", default=",".join(BOTS), help="bots of the cross-tables (comma-separated specs)")
@@ -108,11 +170,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", default=",".join(SECTIONS),
                    help=f"sections to run, comma-separated: {', '.join(SECTIONS)}, or 'targets' "
                         "(only the pairings the targets need)")
+    p.add_argument("--timing-rounds", type=int, default=4, help="rounds per preset for the timing section")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--json-out", metavar="FILE", help="also write the results as JSON to FILE")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = p.parse_args(argv)
     if args.ismcts_games is None:
         args.ismcts_games = args.games
+    if args.target_games is None:
+        args.target_games = args.ismcts_games
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     bots = [args.ismcts if b == "ismcts" else b for b in bots]
     ismcts = args.ismcts
@@ -125,11 +191,11 @@ def main(argv: list[str] | None = None) -> int:
         for seats in (2, 4):
             for opp in ("rule-v1", "random"):
                 lineup = ["heuristic", opp] if seats == 2 else ["heuristic", opp, opp, opp]
-                result = _run("official", seats, lineup, args.games, args)
+                result = _run("official", seats, lineup, _games(lineup, args), args)
                 pairs[f"heuristic vs {opp}, {seats} seats"] = _cell(result, "heuristic")
             lineup = [ismcts, "heuristic"] if seats == 2 else [ismcts, "heuristic", "heuristic", "heuristic"]
             pairs[f"ismcts vs heuristic, {seats} seats"] = _cell(
-                _run("official", seats, lineup, args.ismcts_games, args), ismcts)
+                _run("official", seats, lineup, _games(lineup, args), args), ismcts)
         out["targets_only"] = pairs
         cross2 = {"heuristic": {"rule-v1": pairs["heuristic vs rule-v1, 2 seats"],
                                 "random": pairs["heuristic vs random, 2 seats"]},
@@ -148,6 +214,8 @@ def main(argv: list[str] | None = None) -> int:
                 "4 seats": _cell(_run(preset, 4, [ismcts, "heuristic"], args.ismcts_games, args), ismcts),
                 "2 seats": _cell(_run(preset, 2, [ismcts, "heuristic"], args.ismcts_games, args), ismcts),
             }
+    if "timing" in only:
+        out["timing"] = timing(ismcts, args.timing_rounds, args.seed)
     targets = []
 
     def target(name: str, cell: dict[str, Any] | None, ok: bool | None) -> None:
@@ -166,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
            None if cell is None else cell["win_rate"] >= 0.60)
     out["targets"] = targets
     out["seconds"] = round(time.perf_counter() - started, 1)
+    if args.json_out:
+        with open(args.json_out, "w") as f:
+            json.dump(out, f, indent=2)
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
@@ -184,6 +255,11 @@ def main(argv: list[str] | None = None) -> int:
                 lo, hi = c["ci95"]
                 print(f"  {label}: {100 * c['win_rate']:.1f}% [{100 * lo:.1f}-{100 * hi:.1f}] "
                       f"(fair {100 * c['fair_share']:.0f}%, {c['rounds']} rounds)")
+    if "timing" in out:
+        print(f"\n{ismcts}: CPU time per searched decision (one core, against heuristic bots)")
+        for label, t in out["timing"].items():
+            print(f"  {label}: {t['searched_moves']} moves, mean {t['mean_s']:.3f}s, p95 {t['p95_s']:.3f}s, "
+                  f"max {t['max_s']:.3f}s")
     print("\ntargets")
     for t in targets:
         mark = {True: "met", False: "NOT met", None: "not measured"}[t["met"]]

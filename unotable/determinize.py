@@ -29,12 +29,12 @@ What is known, and how a sample respects it:
 
   Under ``may_draw_with_playable = true`` (the classic default) a draw proves nothing, and the
   tracker infers nothing from it, unless it is told to *believe* that seats draw only when stuck
-  (``Tracker(assume_stuck_draws=True)``, an opponent model that search bots may opt in to; it is
-  the one unsound reading, and it is off by default). When a card leaves a hand, every "at least
-  m" count whose set does not hold that card drops by one, so a count never claims more than it
-  can prove. Several inferences about one hand are kept as a chain of nested sets, which a
-  sample fills from the most restrictive set out; an inference that does not fit the chain is
-  dropped (dropping an inference is always sound).
+  (``Tracker(beliefs=True)``, an opponent model that bots may opt in to, with a second belief
+  about Wild Draw Fours; these are the only unsound readings, and they are off by default). When
+  a card leaves a hand, every "at least m" count whose set does not hold that card drops by one,
+  so a count never claims more than it can prove. Several inferences about one hand are kept as
+  a chain of nested sets, which a sample fills from the most restrictive set out; an inference
+  that does not fit the chain is dropped (dropping an inference is always sound).
 
 A sample is a legal :class:`~unotable.state.State` in the same phase, with the same active seat,
 pending penalty and so on, that :func:`unotable.resolve.apply` and
@@ -84,6 +84,7 @@ from unotable.events import (
     KnockedOut,
     NewHand,
     Passed,
+    PenaltyPending,
     Revealed,
     RoundStarted,
     Slipped,
@@ -144,14 +145,15 @@ class Tracker:
     out (-1): the first view names it, and events wait unread until then.
     """
 
-    def __init__(self, seat: int = -1, assume_stuck_draws: bool = False) -> None:
+    def __init__(self, seat: int = -1, beliefs: bool = False) -> None:
         self.seat = seat
         """The seat whose record this is; -1 until the first :meth:`sync` tells it."""
-        self.assume_stuck_draws = assume_stuck_draws
-        """A belief, not a proof: read every draw in a normal turn as "held nothing playable", as if
-        ``may_draw_with_playable`` were false. True of the bots here (they draw only when stuck,
-        random aside), so search bots may opt in; it is off by default, keeping every inference
-        sound."""
+        self.beliefs = beliefs
+        """Beliefs, not proofs, about how the other seats play (off by default, keeping every
+        inference sound): a seat draws in a normal turn only when it holds nothing playable (as
+        if ``may_draw_with_playable`` were false), and it plays a Wild Draw Four legally (CL-ACT-6)
+        unless its victim holds three cards or fewer. Both are true of the bots here, random aside;
+        a guilty verdict drops the belief about that seat."""
         self._pending: list[Event] = []
         self.rules: Ruleset | None = None
         self.n = 0
@@ -171,6 +173,7 @@ class Tracker:
         self.color = -1
         self.color_before_wd4 = -1
         self.wd4_size = 0
+        self.wd4_by = -1
         self.started = False
         self._deferred: list[tuple[int, frozenset[int]]] = []
 
@@ -274,6 +277,7 @@ class Tracker:
             self._leave(p, c)
             if c == WILD_DRAW_FOUR:
                 self.wd4_size = self.sizes[p]
+                self.wd4_by = p
             self.top = c
             self.color = ID_COLOR[c] if ID_COLOR[c] >= 0 else (-1 if e.color is None else int(e.color))
             if self.sizes[p] > 0:
@@ -301,7 +305,7 @@ class Tracker:
             if e.reason == "draw" and e.count > 0 and self.top >= 0 and rules is not None:
                 excluded = playable_set(self.top, self.color)
                 unplayable_drawn = e.count - 1 if rules.draw_until_playable else 0
-                if not rules.may_draw_with_playable or self.assume_stuck_draws:  # CL-DRAW-1
+                if not rules.may_draw_with_playable or self.beliefs:  # CL-DRAW-1
                     self._add_layer(s, excluded, before + unplayable_drawn)
                 elif unplayable_drawn:  # CL-DRAW-4: all but the last drawn were unplayable
                     self._add_layer(s, excluded, unplayable_drawn)
@@ -322,6 +326,18 @@ class Tracker:
             p = e.player
             if not e.guilty and self.color_before_wd4 >= 0 and 0 <= p < self.n:  # CL-ACT-13
                 self._add_layer(p, _color_set(self.color_before_wd4), min(self.wd4_size, self.sizes[p]))
+            elif e.guilty and self.beliefs and 0 <= p < self.n:  # a belief refuted
+                self.layers[p] = []
+        elif isinstance(e, PenaltyPending):
+            p = self.wd4_by
+            if (
+                self.beliefs
+                and self.top == WILD_DRAW_FOUR
+                and 0 <= p < self.n
+                and self.color_before_wd4 >= 0
+                and self.sizes[e.victim] > 3
+            ):
+                self._add_layer(p, _color_set(self.color_before_wd4), self.sizes[p])
         elif isinstance(e, ChallengeReveal):
             if e.challenger == self.seat and 0 <= e.player < self.n:  # CL-ACT-11
                 self.known[e.player] = [c.id for c in e.cards]

@@ -338,3 +338,50 @@ def test_ismcts_challenges_a_wd4_it_knows_is_illegal() -> None:
     bot.observe([e for e in events if e.visible_to(0)])
     assert game.phase is Phase.RESPOND
     assert bot.choose(game.view(0), game.legal_actions_for(0), random.Random(0)) == Challenge()
+
+
+def test_ismcts_evaluation_is_a_distribution_over_the_seats() -> None:
+    from unotable.bots.ismcts import _better, auto_horizon, evaluate
+
+    game = Game.new(seats=4, seed=3)
+    st = game.state.copy()
+    total = sum(evaluate(st, s, False) for s in range(4))
+    assert abs(total - 1.0) < 1e-9
+    st.hands[1] = st.hands[1][:1]
+    assert evaluate(st, 1, False) > evaluate(st, 0, False)
+    assert auto_horizon(Ruleset.preset("official")) == 4
+    assert auto_horizon(Ruleset.preset("house")) == 0 and auto_horizon(Ruleset.preset("no-mercy")) == 0
+    assert _better([1, 1, 1, 0] * 10, [0, 0, 1, 0] * 10, 1.0)
+    assert not _better([1, 0] * 10, [0, 1] * 10, 1.0)
+
+
+def test_tracker_beliefs_read_a_draw_as_stuck() -> None:
+    from unotable.determinize import Tracker
+
+    game = Game.from_position({"hands": [["B1", "B2"], ["G5", "R3", "B9"], ["R1", "R2"]],
+                               "discard": ["R7"], "draw": ["Y8", "G2"], "active": 1})
+    sound, believer = Tracker(0), Tracker(0, beliefs=True)
+    for t in (sound, believer):
+        t.sync(game.view(0))
+    events = game.play("draw", 1)  # seat 1 could have played R3: the belief is wrong here
+    for t in (sound, believer):
+        t.observe([e for e in events if e.visible_to(0)])
+        t.sync(game.view(0))
+    assert sound.layers[1] == [] and believer.layers[1] != []
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"depth": 2}, {"halving": True}, {"horizon": 0}, {"prior_z": 0.0}, {"beliefs": True},
+     {"time_limit": 0.05, "iterations": 10_000}],
+)
+def test_ismcts_options_search_legally(options: dict[str, object]) -> None:
+    for seed in range(4):
+        game, seat = midgame(seed, seats=2)
+        if game.phase >= Phase.ROUND_OVER:
+            continue
+        bot = IsmctsBot(**{"iterations": 40, **options})  # type: ignore[arg-type]
+        bot.observe(game.events_for(seat))
+        assert bot.choose(game.view(seat), game.legal_actions_for(seat), random.Random(seed)) in (
+            game.legal_actions_for(seat)
+        )

@@ -12,7 +12,8 @@ ties broken by the seeded RNG. Its rules, in order of weight:
    or more seats, when the seat behind holds more cards than the next one) and Color Roulette are
    worth more the fewer cards the next seat holds; a Wild Draw Four, a Wild Draw 6 or 10 is
    spent early only for that, or to knock a seat out under the mercy rule (NM-14). It never
-   attacks its partner (SCORE-9); it prefers to skip past a partner's opponent.
+   attacks its partner (SCORE-9): a draw card, Skip or Roulette aimed at a partner counts against
+   the play.
 4. **Holding wilds and draw cards.** A wild costs a penalty when a colored card would do, so it is
    kept for when nothing else fits or the hand is short; draw cards are kept while stacking is on
    (a held draw card is a defense, HOUSE-1, NM-6) unless an attack is worth it. A Wild Draw Four
@@ -21,8 +22,9 @@ ties broken by the seeded RNG. Its rules, in order of weight:
 5. **Color control.** After each play it counts the cards of its hand that would still be
    playable in the resulting color; colors it holds many of are kept current, and a color change
    by number or symbol is taken toward its strongest color. A wild names the color it holds most
-   of (by count, then points); a color that the next seat is proven not to hold wins ties, and
-   with no colored card left it names the color with the fewest unseen cards.
+   of (by count, then points); a color that the record proves the next seat lacks (or holds at
+   most one card of) wins ties, and with no colored card left it names the color with the fewest
+   unseen cards.
 6. **Card counting.** Unseen cards are the deck minus its hand minus the discard pile. A Color
    Roulette names the color with the most unseen cards (the fewest reveals). A challenge is made
    when the chance that the Wild Draw Four's player held the previous color, computed from the
@@ -39,6 +41,11 @@ ties broken by the seeded RNG. Its rules, in order of weight:
 10. **Responding.** Facing a penalty it stacks, bounces or defends when it can (the highest value
     first, so the next seat is less likely to stack back), unless the next victim is its partner;
     otherwise it challenges by rule 6 or accepts. Out of turn it jumps in whenever it may.
+
+The weights are in :data:`WEIGHTS` and each may be overridden (``heuristic:wild_hold=2``).
+``beliefs=True`` makes its tracker also believe that a seat that drew held nothing playable
+(see :class:`~unotable.determinize.Tracker`); it is off by default, since it did not measure
+stronger and it is wrong against a player that draws to keep its cards.
 """
 from __future__ import annotations
 
@@ -196,7 +203,7 @@ class HeuristicBot(BaseBot):
     name = "heuristic"
 
     def __init__(
-        self, challenge_threshold: float = 1 / 3, assume_stuck_draws: bool = True, **weights: float
+        self, challenge_threshold: float = 1 / 3, beliefs: bool = False, **weights: float
     ) -> None:
         self.challenge_threshold = challenge_threshold
         unknown = set(weights) - set(WEIGHTS)
@@ -205,7 +212,7 @@ class HeuristicBot(BaseBot):
                 f"unknown heuristic weight(s) {', '.join(sorted(unknown))}; known: {', '.join(WEIGHTS)}"
             )
         self.weights = {**WEIGHTS, **{k: float(v) for k, v in weights.items()}}
-        self.tracker = Tracker(assume_stuck_draws=assume_stuck_draws)
+        self.tracker = Tracker(beliefs=beliefs)
 
     def observe(self, events: Sequence[Event]) -> None:
         self.tracker.observe(events)

@@ -3,29 +3,49 @@
 Each iteration deals one *determinization*: a full state consistent with what the seat knows
 (:mod:`unotable.determinize`: its own hand exactly, the other hands of the right sizes from the
 unseen cards, the draw pile a random order of the rest, and every sound inference from the public
-record). It then descends the tree of the seat's own decisions, choosing among the actions
-available in that determinization by UCB1 with availability counts (single-observer ISMCTS, Cowling,
-Powley and Whitehouse 2012); the other seats move by the fast policy of :mod:`unotable.bots.policy`
-(the heuristic's rules on card ids, which is also how the seat itself plays past the tree). At
-the tree's edge one new action is tried, and the round is played out by the policy. A round won by
-the seat (its team, with partnerships) scores 1, a loss 0; the result is backed up the path.
+record). The search is single-observer ISMCTS (Cowling, Powley and Whitehouse 2012) over the seat's
+own decisions, with the other seats moving by the fast policy of :mod:`unotable.bots.policy` (the
+heuristic's rules on card ids; it agrees with the heuristic bot on about 97% of its non-forced
+choices, so it is also a model of that opponent):
 
-The decision is the root action tried most often. Before searching, the bot takes the forced and
-obvious moves without search: a single candidate (after dropping unflagged twins of plays that can
-carry the UNO flag), or a play that goes out at once. Calls, catches and jump-ins follow the
-heuristic (:mod:`unotable.bots.heuristic`), as do out-of-turn decisions in the playouts
-(:func:`unotable.bots.policy.react`).
+- **The root** is expanded fully in every determinization: each candidate action is played on a
+  copy of the same deal, with the same future reshuffles (common random numbers), so the actions
+  are compared on paired samples and the luck of the deal cancels out of their differences. The
+  decision is the candidate with the best mean reward, except that the heuristic's own choice
+  is kept unless the best beats it by more than ``prior_z`` standard errors of the paired
+  differences (``prior_z=0`` turns this off): where the search cannot tell actions apart, the
+  heuristic's judgement (dump points first, keep wilds) decides. (``halving=True`` races the
+  candidates by successive halving instead; with paired samples the plain sweep measured
+  stronger.)
+- **Below the root**, ``depth - 1`` more of the seat's own decisions form a tree chosen by UCB1
+  with availability counts (``c`` the exploration constant); the default depth 1 leaves the root
+  alone.
+- **Playouts** follow the policy for every seat, out-of-turn calls, catches and jump-ins
+  included (:func:`unotable.bots.policy.react`). A round won by the seat (its team, with
+  partnerships) scores 1, a loss 0. With a ``horizon``, a playout stops after that many actions
+  and scores the position by :func:`evaluate` (a softmax over the hands whose weights are fitted
+  to the winners of policy self-play by ``benchmarks/fit_eval.py``). Short evaluated playouts are
+  much less noisy than full ones, which decides 4-seat play; where hands are swapped and passed
+  (``seven_zero``: house, No Mercy) the hands predict little, so the default horizon is
+  :data:`DEFAULT_HORIZON` actions for the classic rules and full playouts otherwise.
 
-The budget is deterministic: at most ``iterations`` playouts and at most ``max_steps`` simulated
-actions per decision (a No Mercy or house playout is three or four times longer than a classic one,
-so the step cap is what bounds the time there), with at least one determinization per round of the
-race. The same seed therefore gives the same decisions on every machine. ``time_limit`` (seconds)
-adds a wall-clock cap, and then the work done depends on the machine. The defaults,
-:data:`DEFAULT_ITERATIONS` and :data:`DEFAULT_MAX_STEPS`, keep a decision under half a second on one
-core of the development machine (see ``benchmarks/strength.py``). ``depth`` is how many of its own
-decisions the tree holds (1: the root race alone, with full playouts). ``assume_stuck_draws`` makes
-the determinizations believe that a seat that drew held nothing playable (see
-:class:`~unotable.determinize.Tracker`; true of every bot here but random).
+Before searching, the bot takes the forced and obvious moves without search: a single candidate
+(after dropping unflagged twins of plays that can carry the UNO flag, and the colors of a
+last-card wild), or a play that goes out at once. Calls, catches and jump-ins follow the
+heuristic (:mod:`unotable.bots.heuristic`).
+
+The budget is deterministic: at most ``iterations`` playouts and at most ``max_steps`` units of
+work per decision (one unit per simulated action, five per determinization), with at least one
+determinization per decision; the same seed therefore gives the same decisions on every machine.
+``time_limit`` (seconds) adds a wall-clock cap, and then the work done depends on the machine. The
+defaults, :data:`DEFAULT_ITERATIONS` and :data:`DEFAULT_MAX_STEPS`, keep a decision under half a
+second on one core of the development machine in every preset (a playout to the end of a house
+or No Mercy round is three or four times longer than a classic one; the work cap bounds them);
+``benchmarks/strength.py --only timing`` measures it. In the arena, budgets from 100 to 7500
+iterations measured the same strength within their intervals (the README's table): the evaluation
+and the opponent model, not the sample count, limit it. ``beliefs`` lets the determinizations
+believe that seats draw only when stuck (see :class:`~unotable.determinize.Tracker`); it is off
+by default (it measured no stronger).
 
 >>> import random
 >>> from unotable.game import Game
@@ -42,35 +62,60 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from unotable.actions import CALL_UNO, CATCH, Action, CallUno, Catch, Play
 from unotable.bots import policy
 from unotable.bots.base import BaseBot, best_uno, is_turn
 from unotable.bots.heuristic import HeuristicBot
-from unotable.cards import NUM_COLORED_IDS, WILD_COLOR_ROULETTE, WILD_SHUFFLE_HANDS, WILD_SWAP_HANDS
+from unotable.cards import (
+    ID_COLOR,
+    ID_DRAW_VALUE,
+    ID_RANK,
+    NUM_CARD_IDS,
+    NUM_COLORED_IDS,
+    WILD_COLOR_ROULETTE,
+    WILD_DRAW_FOUR,
+    WILD_SHUFFLE_HANDS,
+    WILD_SWAP_HANDS,
+    Rank,
+)
 from unotable.determinize import Determinizer, Tracker
 from unotable.events import Event
 from unotable.movegen import legal_actions
 from unotable.resolve import apply
 from unotable.rng import Rng
-from unotable.rules import ShuffleLastCard, SwapLastCard
+from unotable.rules import Ruleset, ShuffleLastCard, SwapLastCard
 from unotable.scoring import RoundResult
 from unotable.state import Phase, State
 from unotable.views import PlayerView
 
-__all__ = ["DEFAULT_ITERATIONS", "IsmctsBot", "Node"]
+__all__ = [
+    "DEFAULT_HORIZON",
+    "DEFAULT_ITERATIONS",
+    "DEFAULT_MAX_STEPS",
+    "IsmctsBot",
+    "Node",
+    "auto_horizon",
+    "evaluate",
+]
 
 DEFAULT_ITERATIONS = 1000
 """The default cap on iterations (playouts) per decision (see the module docstring)."""
 
 DEFAULT_MAX_STEPS = 30_000
-"""The default cap on the simulated actions per decision, which bounds the time whatever the preset
-(a No Mercy or house playout is three or four times longer than a classic one)."""
+"""The default cap on the work per decision, in simulated actions (see the module docstring)."""
+
+DEFAULT_HORIZON = 4
+"""The playout length, in actions, before a classic position is evaluated (see :func:`evaluate`)."""
 
 _ITERATION_COST = 5
 """Dealing and copying a determinization, counted in simulated actions."""
 
 _ROUND_OVER = Phase.ROUND_OVER
+_SKIP = int(Rank.SKIP)
+_REVERSE = int(Rank.REVERSE)
+_BITS = tuple(bin(m).count("1") for m in range(16))
 
 
 class _SameSeed(Rng):
@@ -140,8 +185,10 @@ class IsmctsBot(BaseBot):
         c: float = 0.7,
         depth: int = 1,
         rollout_cap: int = 500,
-        horizon: int = 0,
-        assume_stuck_draws: bool = True,
+        horizon: int | None = None,
+        halving: bool = False,
+        prior_z: float = 1.0,
+        beliefs: bool = False,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations!r}")
@@ -153,8 +200,10 @@ class IsmctsBot(BaseBot):
         self.c = float(c)
         self.depth = int(depth)
         self.rollout_cap = int(rollout_cap)
-        self.horizon = int(horizon)
-        self.tracker = Tracker(assume_stuck_draws=assume_stuck_draws)
+        self.horizon = None if horizon is None else int(horizon)
+        self.halving = bool(halving)
+        self.prior_z = float(prior_z)
+        self.tracker = Tracker(beliefs=beliefs)
         self._heuristic = HeuristicBot()
         self._heuristic.tracker = self.tracker
         self.last_iterations = 0
@@ -187,18 +236,21 @@ class IsmctsBot(BaseBot):
         """Search from ``view`` over the root ``candidates``; return the best by mean reward.
 
         Every sampled determinization is played once after each root action still in the race
-        (common random numbers: the actions are compared on the same deals), and the race is
-        run by successive halving: after each of ceil(log2 k) rounds the worse half of the
-        actions drops out. Below the root, ``depth - 1`` more of the seat's own decisions form
-        the ISMCTS tree (UCB1 with availability counts).
+        (common random numbers: the actions are compared on the same deals). With ``halving``
+        the race runs ceil(log2 k) rounds, the worse half of the actions dropping out after
+        each. Below the root, ``depth - 1`` more of the seat's own decisions form the ISMCTS
+        tree (UCB1 with availability counts).
         """
+        prior = self._prior(view, candidates, rng)
         det = Determinizer(view, self.tracker)
+        horizon = self.horizon if self.horizon is not None else auto_horizon(view.ruleset)
         me = view.seat
         partners = view.ruleset.partnership
         k = len(candidates)
         children = [Node() for _ in range(k)]
+        results: list[list[float]] = [[] for _ in range(k)]
         alive = list(range(k))
-        rounds = max(1, math.ceil(math.log2(k)))
+        rounds = max(1, math.ceil(math.log2(k))) if self.halving else 1
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         done = 0
         work = 0
@@ -218,9 +270,10 @@ class IsmctsBot(BaseBot):
                     apply(st, me, candidates[i], None)
                     policy.react(st)
                     node = children[i]
-                    reward, steps = self._descend(st, node, me, partners, rng)
+                    reward, steps = self._descend(st, node, me, partners, horizon, rng)
                     node.visits += 1
                     node.reward += reward
+                    results[i].append(reward)
                     done += 1
                     work += steps + _ITERATION_COST
             if len(alive) > 1 and r < rounds - 1:
@@ -229,17 +282,29 @@ class IsmctsBot(BaseBot):
         self.last_iterations = done
         self.last_steps = work
         best = max(alive, key=lambda i: (children[i].reward / max(1, children[i].visits), -i))
+        if prior is not None and prior != best and not _better(results[best], results[prior], self.prior_z):
+            best = prior
         return candidates[best]
 
+    def _prior(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> int | None:
+        """The index of the heuristic's choice among ``candidates`` (None if it is not one)."""
+        if self.prior_z <= 0:
+            return None
+        choice = self._heuristic.choose(view, candidates, random.Random(rng.getrandbits(32)))
+        for i, a in enumerate(candidates):
+            if a == choice:
+                return i
+        return None
+
     def _descend(
-        self, st: State, node: Node, me: int, partners: bool, rng: random.Random
+        self, st: State, node: Node, me: int, partners: bool, horizon: int, rng: random.Random
     ) -> tuple[float, int]:
         """Below a root action: the tree of the seat's later decisions, then the playout."""
         path: list[Node] = []
         depth = 1
         expanded = False
         steps = 0
-        cap = self.horizon or self.rollout_cap
+        cap = horizon or self.rollout_cap
         while st.phase < _ROUND_OVER and steps < cap:
             steps += 1
             if st.active != me or expanded or depth >= self.depth:
@@ -285,6 +350,25 @@ def _select(
     return best, False
 
 
+def _better(a: list[float], b: list[float], z: float) -> bool:
+    """Whether results ``a`` beat ``b`` on their paired samples by more than ``z`` standard errors."""
+    n = min(len(a), len(b))
+    if n < 2:
+        return sum(a[:n]) > sum(b[:n])
+    diffs = [a[i] - b[i] for i in range(n)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if var == 0.0:
+        return mean > 0.0
+    return mean > z * math.sqrt(var / n)
+
+
+def auto_horizon(rules: Ruleset) -> int:
+    """The default horizon: :data:`DEFAULT_HORIZON` for the classic rules, full playouts (0) where
+    hands move between seats (``seven_zero``, which No Mercy always has)."""
+    return 0 if rules.seven_zero or rules.is_no_mercy else DEFAULT_HORIZON
+
+
 def _reward(st: State, me: int, partners: bool) -> float:
     res = st.last_round
     if st.phase >= _ROUND_OVER and isinstance(res, RoundResult):
@@ -297,24 +381,94 @@ def _reward(st: State, me: int, partners: bool) -> float:
     return evaluate(st, me, partners)
 
 
+class EvalWeights(NamedTuple):
+    """The weights of :func:`evaluate`'s linear score of one seat's hand and place."""
+
+    cards: float
+    wild: float
+    wild_draw_four: float
+    draw_card: float
+    skip_reverse: float
+    current_color: float
+    colors: float
+    one_card: float
+    two_cards: float
+    distance: tuple[float, ...]
+    """By turn distance from the active seat (0, 1, 2, ...); the last entry serves farther seats."""
+
+
+EVAL_HEADS_UP = EvalWeights(-0.178, 0.315, 0.204, 0.419, 0.151, 0.094, -0.187, 0.376, 0.073, (0.0, -0.082))
+"""Fitted to 117,000 positions of 2-seat policy self-play (``official``)."""
+
+EVAL_TABLE = EvalWeights(
+    -0.321, 0.393, 0.084, 0.307, 0.089, 0.074, 0.064, 0.801, 0.259, (0.0, -0.119, -0.129, -0.156)
+)
+"""Fitted to 156,000 positions of 4-seat policy self-play (``official``); used for 3 seats or more."""
+
+
+def _static(w: EvalWeights) -> tuple[float, ...]:
+    """Each card id's own worth under ``w`` (the per-card terms that do not depend on the hand)."""
+    out = []
+    for c in range(NUM_CARD_IDS):
+        v = w.cards
+        if c >= NUM_COLORED_IDS:
+            v += w.wild + (w.wild_draw_four if c == WILD_DRAW_FOUR else 0.0)
+        elif ID_DRAW_VALUE[c] > 0:
+            v += w.draw_card
+        elif ID_RANK[c] == _SKIP or ID_RANK[c] == _REVERSE:
+            v += w.skip_reverse
+        out.append(v)
+    return tuple(out)
+
+
+_STATIC = {2: _static(EVAL_HEADS_UP), 4: _static(EVAL_TABLE)}
+
+
 def evaluate(st: State, me: int, partners: bool) -> float:
     """The chance that ``me`` (its team) wins a round stopped early, from the hands alone.
 
-    A softmax over the seats in the round of -0.3 x cards held + 0.3 x wilds held - 0.05 x the
-    seat's distance in turns from the active seat, fitted to the outcomes of policy self-play.
+    A softmax over the seats still in the round of a linear score of each hand: its size, wilds,
+    Wild Draw Fours, draw cards, Skips and Reverses, cards of the current color, colors held, one
+    or two cards left, and the seat's distance in turns from the active seat. The weights
+    (:data:`EVAL_HEADS_UP` for two seats in the round, :data:`EVAL_TABLE` for more) are the
+    maximum-likelihood fit to the winners of policy self-play (``benchmarks/fit_eval.py``).
     """
     n = st.n
     if not st.in_round[me]:
         return 0.0
+    alive = sum(1 for s in range(n) if st.in_round[s])
+    w = EVAL_HEADS_UP if alive <= 2 else EVAL_TABLE
+    static = _STATIC[2 if alive <= 2 else 4]
+    dist = w.distance
+    far = len(dist) - 1
     d = st.direction
     a = st.active
+    color = st.color
     weights = [0.0] * n
-    for k in range(n):
-        s = (a + k * d) % n
-        if st.in_round[s]:
-            hand = st.hands[s]
-            wilds = sum(1 for c in hand if c >= NUM_COLORED_IDS)
-            weights[s] = math.exp(-0.3 * len(hand) + 0.3 * wilds - 0.05 * k)
+    k = 0
+    for j in range(n):
+        s = (a + j * d) % n
+        if not st.in_round[s]:
+            continue
+        hand = st.hands[s]
+        size = len(hand)
+        score = dist[k if k < far else far]
+        k += 1
+        held = 0
+        same = 0
+        for c in hand:
+            score += static[c]
+            col = ID_COLOR[c]
+            if col >= 0:
+                held |= 1 << col
+                if col == color:
+                    same += 1
+        score += w.current_color * same + w.colors * _BITS[held]
+        if size == 1:
+            score += w.one_card
+        elif size == 2:
+            score += w.two_cards
+        weights[s] = math.exp(score)
     total = sum(weights)
     if partners:
         return sum(weights[s] for s in range(n) if s % 2 == me % 2) / total
