@@ -35,7 +35,6 @@ _SKIP = int(Rank.SKIP)
 _REVERSE = int(Rank.REVERSE)
 _DRAW_TWO = int(Rank.DRAW_TWO)
 _card = Card.from_id
-_PLAY = Phase.PLAY
 
 # SET-2: the value of a card taken to choose the dealer (numbers count their rank, others 0)
 _DEAL_VALUE = tuple(ID_RANK[c] if ID_IS_NUMBER[c] else 0 for c in range(len(ID_RANK)))
@@ -97,24 +96,7 @@ def _start_round(st: State, ev: Ev) -> None:
     r = st.rules
     n = st.n
     st.round_no += 1
-    st.phase = _PLAY
-    st.in_round = [not e for e in st.eliminated]
-    st.knocked = [False] * n
-    st.exposed = [False] * n
-    st.called = [False] * n
-    st.caught = [False] * n
-    st.fresh = [False] * n
-    st.set_aside = []
-    st.direction = 1
-    st.pending = 0
-    st.pending_card = -1
-    st.top_player = -1
-    st.drawn = -1
-    st.wd4_player = -1
-    st.wd4_illegal = False
-    st.wd4_hand = []
-    st.auto_passes = 0
-    st.last_round = None
+    st.clear_round()
     deck = list(st.flags.deck)
     st.rng.shuffle(deck)
     order = []

@@ -199,16 +199,32 @@ class State:
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.draw: list[int] = []
         self.discard: list[int] = []
-        self.set_aside: list[int] = []
         self.color = -1
-        self.direction = 1
         self.active = 0
-        self.phase = Phase.PLAY
         self.color_reason = COLOR_FIRST_CARD
         self.dealer = -1
-        self.in_round = [True] * n
         self.eliminated = [False] * n
+        self.scores = [0] * n
+        self.round_wins = [0] * n
+        self.round_no = 0
+        self.final_round = False
+        self.match_winners: tuple[int, ...] = ()
+        self.match_reason = ""
+        self.clear_round()
+
+    def clear_round(self) -> None:
+        """Reset what belongs to one round (not the hands and piles): every seat not eliminated is
+        in the round, play runs clockwise, and no penalty, flag, call or last result is pending."""
+        n = self.n
+        self.phase = Phase.PLAY
+        self.in_round = [not e for e in self.eliminated]
         self.knocked = [False] * n
+        self.exposed = [False] * n
+        self.called = [False] * n
+        self.caught = [False] * n
+        self.fresh = [False] * n
+        self.set_aside: list[int] = []
+        self.direction = 1
         self.pending = 0
         self.pending_card = -1
         self.top_player = -1
@@ -216,18 +232,8 @@ class State:
         self.wd4_player = -1
         self.wd4_illegal = False
         self.wd4_hand: list[int] = []
-        self.exposed = [False] * n
-        self.called = [False] * n
-        self.caught = [False] * n
         self.auto_passes = 0
-        self.scores = [0] * n
-        self.round_wins = [0] * n
-        self.round_no = 0
-        self.final_round = False
         self.last_round: object = None
-        self.match_winners: tuple[int, ...] = ()
-        self.match_reason = ""
-        self.fresh = [False] * n
 
     def copy(self) -> State:
         """A deep copy that shares nothing mutable with this state."""
