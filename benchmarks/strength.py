@@ -29,7 +29,7 @@ import sys
 import time
 from typing import Any
 
-from unotable.bots.arena import ArenaResult, ProgressBar, run_arena
+from unotable.bots.arena import ArenaResult, Config, ProgressBar, play_game, run_arena
 
 BOTS = ("random", "rule-v1", "heuristic", "ismcts")
 SECTIONS = ("cross2", "cross4", "house", "no-mercy", "timing")
@@ -106,46 +106,46 @@ def print_table(title: str, table: dict[str, dict[str, Any]], bots: list[str]) -
         print(a.ljust(width) + "".join(cells))
 
 
+class _Timed:
+    """A bot that records the CPU time of each of its decisions that needed a search."""
+
+    def __init__(self, bot: Any, times: list[float]) -> None:
+        self.bot = bot
+        self.times = times
+
+    def observe(self, events: Any) -> None:
+        self.bot.observe(events)
+
+    def choose(self, view: Any, legal: Any, rng: random.Random) -> Any:
+        t0 = time.process_time()
+        choice = self.bot.choose(view, legal, rng)
+        if getattr(self.bot, "last_iterations", 0):
+            self.times.append(time.process_time() - t0)
+        return choice
+
+
 def timing(spec: str, rounds: int, seed: int) -> dict[str, Any]:
     """CPU seconds per decision of ``spec`` (one seat, against heuristic bots), per preset and seats.
 
-    Only the decisions that needed a search count (forced and obvious moves take no time); CPU time
-    of this process (``time.process_time``) is measured, so other load on the machine does not
-    inflate it.
+    The rounds are the arena's (:func:`unotable.bots.arena.play_game`), with ``spec``'s bot wrapped
+    to time it. Only the decisions that needed a search count (forced and obvious moves take no
+    time); CPU time of this process (``time.process_time``) is measured, so other load on the
+    machine does not inflate it.
     """
-    from unotable import Game, Phase
+    from unotable import Ruleset
     from unotable.bots import make_bot
 
     out: dict[str, Any] = {}
     for preset, seats in (("official", 2), ("official", 4), ("house", 4), ("no-mercy", 4)):
         times: list[float] = []
+
+        def factory(name: str, times: list[float] = times) -> Any:
+            bot = make_bot(name)
+            return _Timed(bot, times) if name == spec else bot
+
+        config = Config(Ruleset.preset(preset).to_dict(), seats, (spec,) + ("heuristic",) * (seats - 1), seed)
         for r in range(rounds):
-            game = Game.new(seats=seats, ruleset=preset, seed=seed * 1000 + r)
-            bots = [make_bot(spec) if s == 0 else make_bot("heuristic") for s in range(seats)]
-            rngs = [random.Random(seed * 1000 + r * 16 + s) for s in range(seats)]
-            for s in range(seats):
-                bots[s].observe(game.events_for(s))  # type: ignore[attr-defined]
-            while game.phase < Phase.ROUND_OVER:
-                seat = game.active_seat
-                for k in range(1, seats):  # out-of-turn chances, as in the arena
-                    other = (seat + k * game.direction) % seats
-                    legal = game.legal_actions_for(other)
-                    if legal:
-                        choice = bots[other].choose(game.view(other), legal, rngs[other])
-                        if choice is not None:
-                            seat = other
-                            break
-                else:
-                    legal = game.legal_actions_for(seat)
-                    t0 = time.process_time()
-                    choice = bots[seat].choose(game.view(seat), legal, rngs[seat])
-                    spent = time.process_time() - t0
-                    if seat == 0 and getattr(bots[0], "last_iterations", 0):
-                        times.append(spent)
-                assert choice is not None
-                events = game.play(choice, seat)
-                for s in range(seats):
-                    bots[s].observe([e for e in events if e.visible_to(s)])  # type: ignore[attr-defined]
+            play_game(config, r, factory)
         times.sort()
         out[f"{preset}, {seats} seats"] = {
             "searched_moves": len(times),

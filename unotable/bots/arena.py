@@ -116,14 +116,19 @@ def seating(config: Config, index: int) -> tuple[tuple[str, ...], int]:
     return bots, derive_seed(config.seed, "deal", block)
 
 
-def play_game(config: Config, index: int) -> GameResult:
-    """Play game ``index`` of ``config`` (a round or a match) and return its result."""
+def play_game(config: Config, index: int, factory: Callable[[str], Bot] | None = None) -> GameResult:
+    """Play game ``index`` of ``config`` (a round or a match) and return its result.
+
+    ``factory`` builds each seat's bot from its spec (default :func:`~unotable.bots.make_bot`; a
+    benchmark may wrap bots to measure them).
+    """
+    build = make_bot if factory is None else factory
     started = time.perf_counter()
     specs, game_seed = seating(config, index)
     n = config.seats
     rules = config.rules()
     game = Game.new(seats=n, ruleset=rules, seed=game_seed)
-    bots: list[Bot] = [make_bot(spec) for spec in specs]
+    bots: list[Bot] = [build(spec) for spec in specs]
     rngs = [random.Random(derive_seed(config.seed, "bot", index, s)) for s in range(n)]
     observers: list[Callable[[Sequence[Any]], None] | None] = [getattr(b, "observe", None) for b in bots]
     turns = [0] * n

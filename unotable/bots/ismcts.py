@@ -421,7 +421,8 @@ def _static(w: EvalWeights) -> tuple[float, ...]:
     return tuple(out)
 
 
-_STATIC = {2: _static(EVAL_HEADS_UP), 4: _static(EVAL_TABLE)}
+_HEADS_UP = (EVAL_HEADS_UP, _static(EVAL_HEADS_UP))
+_TABLE = (EVAL_TABLE, _static(EVAL_TABLE))
 
 
 def evaluate(st: State, me: int, partners: bool) -> float:
@@ -437,8 +438,7 @@ def evaluate(st: State, me: int, partners: bool) -> float:
     if not st.in_round[me]:
         return 0.0
     alive = sum(1 for s in range(n) if st.in_round[s])
-    w = EVAL_HEADS_UP if alive <= 2 else EVAL_TABLE
-    static = _STATIC[2 if alive <= 2 else 4]
+    w, static = _HEADS_UP if alive <= 2 else _TABLE
     dist = w.distance
     far = len(dist) - 1
     d = st.direction
