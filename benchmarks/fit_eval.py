@@ -53,7 +53,7 @@ def snapshots(seats: int, rounds: int, seed: int) -> tuple[np.ndarray, np.ndarra
     xs: list[list[list[float]]] = []
     ys: list[int] = []
     for r in range(rounds):
-        st = Game.new(seats=seats, ruleset="official", seed=seed * 100_000 + r, events=False).state.copy()
+        st = Game.new(seats=seats, ruleset="official", seed=seed * 100_000 + r, events=False).clone_state()
         taken: list[tuple[list[int], list[list[float]]]] = []
         steps = 0
         while st.phase < Phase.ROUND_OVER and steps < 3000:

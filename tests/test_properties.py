@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -41,10 +41,12 @@ from unotable import (
     Scoring,
     UnoError,
 )
+from unotable.arbiter import Arbiter
 from unotable.decks import composition
 from unotable.events import FalseCatch, FalseUno, MatchEnded, RoundEnded
 from unotable.record import replay
 from unotable.rules import PRESET_NAMES
+from unotable.views import PlayerView
 
 # A random policy can keep a round going for a very long time: with 7s and 0s, Shuffle Hands,
 # others_draw_2 or the mercy rule off, the cards end up in the hands and circulate. After
@@ -85,12 +87,14 @@ def _note_length(key: str, steps: int) -> None:
 
 
 class Policy:
-    """A seeded random player for every seat.
+    """A seeded random player for every seat, driven by the arbiter (:mod:`unotable.arbiter`).
 
-    Most moves come from the active seat (a play when it has one, with probability ``play_bias``);
-    sometimes another seat in ``game.seats_to_act`` acts out of turn (UNO calls, catches, jump-ins);
-    and sometimes a probe tries a random, possibly illegal action, which must either be legal (or a
-    false call or catch that the ruleset punishes) or be rejected with nothing changed (GEN-2).
+    The arbiter offers out-of-turn actions (UNO calls, catches, jump-ins) in its documented order;
+    each such seat takes one with probability ``out_of_turn``. The active seat plays a card when it
+    has one with probability ``play_bias``. Sometimes, instead of a step of the arbiter, a probe
+    tries a random, possibly illegal action, which must either be legal (or a false call or catch
+    that the ruleset punishes) or be rejected with nothing changed (GEN-2). After ``finish`` is
+    set, the active seat plays whatever brings it closer to going out and nobody acts out of turn.
     """
 
     def __init__(self, seed: int, play_bias: float = 0.85, out_of_turn: float = 0.25, probe: float = 0.04):
@@ -98,27 +102,37 @@ class Policy:
         self.play_bias = play_bias
         self.out_of_turn = out_of_turn
         self.probe = probe
+        self.finish = False
+        self._arbiters: dict[int, tuple[Game, Arbiter]] = {}
+
+    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action | None:
+        if view.seat != view.active:
+            if self.finish or rng.random() >= self.out_of_turn:
+                return None
+            return rng.choice(legal)
+        actions = list(legal)
+        if self.finish:
+            best = min(map(_finishing_rank, actions))
+            return rng.choice([a for a in actions if _finishing_rank(a) == best])
+        plays = [a for a in actions if isinstance(a, Play)]
+        if plays and rng.random() < self.play_bias:
+            actions = plays
+        return rng.choice(actions)
+
+    def arbiter(self, game: Game) -> Arbiter:
+        held = self._arbiters.get(id(game))
+        if held is None or held[0] is not game:
+            rngs = {s: self.rng for s in range(game.seats)}  # one generator drives the whole table
+            arbiter = Arbiter(game, dict.fromkeys(range(game.seats), self), rngs)
+            held = self._arbiters[id(game)] = (game, arbiter)
+        return held[1]
 
     def act(self, game: Game, finish: bool = False) -> None:
-        rng = self.rng
-        if finish:
-            seat = game.active_seat
-            actions = list(game.legal_actions_for(seat))
-            best = min(map(_finishing_rank, actions))
-            game.play(rng.choice([a for a in actions if _finishing_rank(a) == best]), seat)
-            return
-        if self.probe and rng.random() < self.probe:
+        self.finish = finish
+        if not finish and self.probe and self.rng.random() < self.probe:
             self._probe(game)
             return
-        active = game.active_seat
-        others = sorted(game.seats_to_act - {active})
-        seat = rng.choice(others) if others and rng.random() < self.out_of_turn else active
-        actions: list[Action] = list(game.legal_actions_for(seat))
-        if seat == active:
-            plays = [a for a in actions if isinstance(a, Play)]
-            if plays and rng.random() < self.play_bias:
-                actions = plays
-        game.play(rng.choice(actions), seat)
+        self.arbiter(game).step()
 
     def _probe(self, game: Game) -> None:
         rng = self.rng
@@ -207,6 +221,10 @@ def check_position(game: Game, deck: Counter[str]) -> dict[str, Any]:
         assert active in game.seats_to_act
         assert game.round_result() is None and game.outcome() is None
         assert (game.phase is Phase.RESPOND) == (game.pending_penalty > 0)
+        # a referee can always act for the active seat (a turn timer never leaves a table stuck)
+        default = game.default_action(active)
+        assert default is not None and default in game.legal_actions
+        assert all(game.default_action(s) is None for s in range(game.seats) if s != active)
         for s in pos["called"]:
             assert len(pos["hands"][s]) == 1, f"seat {s} keeps a UNO call without holding one card"
         phase = game.phase
@@ -221,6 +239,7 @@ def check_position(game: Game, deck: Counter[str]) -> dict[str, Any]:
             assert game.current_color is not None
     else:
         assert not game.legal_actions and game.seats_to_act == frozenset()
+        assert all(game.default_action(s) is None for s in range(game.seats))
     return pos
 
 
@@ -272,7 +291,7 @@ def check_round_end(game: Game, scores_before: tuple[int, ...], pos: dict[str, A
 
 def check_light(game: Game, deck: Counter[int]) -> None:
     """The fast form of :func:`check_position` for long matches: GEN-5 on the card ids, CL-TURN-1."""
-    state = game.state
+    state = game.clone_state()
     held: Counter[int] = Counter(state.draw)
     held.update(state.discard)
     held.update(state.set_aside)
@@ -309,8 +328,6 @@ def check_replay(game: Game) -> None:
     assert again.actions == game.actions
     quiet = Game.new(record.seats, record.ruleset, record.seed, events=False)
     for seat, action in record.actions:
-        if quiet.phase is Phase.ROUND_OVER:
-            quiet.next_round()
         quiet.apply_unchecked(action, seat)
     assert quiet.to_position() == game.to_position()
     assert quiet.events == []
@@ -318,6 +335,7 @@ def check_replay(game: Game) -> None:
 
 def play_checked_round(ruleset: Ruleset, seats: int, seed: int, policy: Policy, key: str) -> Game:
     game = Game.new(seats, ruleset, seed)
+    quiet = Game.new(seats, ruleset, seed, events=False)  # the event-free fast path, in lockstep
     deck = deck_counter(ruleset)
     midpoint = policy.rng.randrange(1, 60)
     twin: Game | None = None
@@ -332,6 +350,9 @@ def play_checked_round(ruleset: Ruleset, seats: int, seed: int, policy: Policy, 
             done = len(game.actions)
         policy.act(game, finish=steps > FINISH_AFTER)
         pos = check_position(game, deck)
+        for seat, action in game.actions[quiet.action_count:]:
+            quiet.apply_unchecked(action, seat)
+        assert quiet.to_position() == pos, f"the fast path differs after {game.actions[-1]}"
     _note_length(key, steps)
     check_round_end(game, scores_before, pos)
     check_replay(game)

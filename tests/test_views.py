@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
-from unotable import Action, Card, Game, Phase, Play, Ruleset, RulesetError
+from unotable import Action, CallUno, Card, Catch, Game, Phase, Play, Ruleset, RulesetError, UnoError
 from unotable.events import (
     CardPlayed,
     ChallengeReveal,
@@ -42,12 +42,13 @@ from unotable.events import (
 from unotable.rules import PRESET_NAMES
 
 SPECTATOR_KEYS = frozenset({
-    "ruleset", "seats", "round_no", "dealer", "phase", "active", "direction", "top_card",
+    "seq", "round_no", "dealer", "phase", "active", "direction", "top_card",
     "current_color", "discard_pile", "draw_pile_size", "hand_sizes", "pending_penalty", "pending_card",
-    "top_player", "in_round", "knocked_out", "eliminated", "called", "exposed", "scores", "round_wins",
-    "awaiting_color_for",
+    "top_player", "in_round", "knocked_out", "eliminated", "called", "exposed", "scores", "team_scores",
+    "round_wins", "awaiting_color_for", "seats_to_act", "last_round", "outcome",
 })
-PLAYER_KEYS = SPECTATOR_KEYS | {"seat", "hand", "drawn_card"}
+PLAYER_KEYS = SPECTATOR_KEYS | {"seat", "hand", "drawn_card", "legal"}
+TABLE_KEYS = frozenset({"ruleset", "seats", "names"})
 
 # Private events and the field naming the one seat that may see them (NET-6, CL-ACT-11).
 PRIVATE: dict[type[Event], str] = {
@@ -96,13 +97,16 @@ def expected_public(game: Game, pos: dict[str, Any]) -> dict[str, Any]:
     """NET-5's public table, built from the referee's API and position (not from the view code)."""
     n = game.seats
     phase = game.phase
-    awaiting = None
-    if phase is Phase.CHOOSE_COLOR:
-        awaiting = "first_card" if pos["color_for"] == "first_card" else "roulette"
+    awaiting = pos["color_for"] if phase is Phase.CHOOSE_COLOR else None
     color = game.current_color
+    live = phase < Phase.ROUND_OVER
+    # the seats that may act on public grounds: the active seat, and the seats with a call or a catch
+    public_actors = [s for s in sorted(game.seats_to_act) if s == game.active_seat or any(
+        isinstance(a, CallUno | Catch) for a in game.legal_actions_for(s))] if live else []
+    result = game.round_result()
+    outcome = game.outcome()
     return {
-        "ruleset": game.ruleset.to_dict(),
-        "seats": n,
+        "seq": game.last_seq,
         "round_no": game.round_no,
         "dealer": game.dealer,
         "phase": phase.name.lower(),
@@ -122,8 +126,12 @@ def expected_public(game: Game, pos: dict[str, Any]) -> dict[str, Any]:
         "called": [s in pos["called"] and game.hand_sizes[s] == 1 for s in range(n)],
         "exposed": [s in game.exposed for s in range(n)],
         "scores": list(game.scores),
+        "team_scores": [game.scores[0], game.scores[1]] if game.ruleset.partnership else None,
         "round_wins": pos["round_wins"],
         "awaiting_color_for": awaiting,
+        "seats_to_act": public_actors,
+        "last_round": None if result is None else result.to_dict(),
+        "outcome": None if outcome is None else outcome.to_dict(),
     }
 
 
@@ -169,6 +177,8 @@ class LeakChecker:
         pos = game.to_position()
         public = expected_public(game, pos)
         self.secret_ints |= {w for w in pos["rng"] if w > 1_000_000}
+        table = game.table_info().to_dict()
+        assert set(table) == TABLE_KEYS and table["ruleset"] == game.ruleset.to_dict()
         spectator = game.spectator_view().to_dict()
         assert set(spectator) == SPECTATOR_KEYS
         assert spectator == public
@@ -184,7 +194,31 @@ class LeakChecker:
                 drawn = pos["drawn"]
                 assert drawn in view["hand"]
             assert view["drawn_card"] == drawn
+            live = game.phase < Phase.ROUND_OVER
+            assert view["legal"] == ([str(a) for a in game.legal_actions_for(seat)] if live else [])
             self.no_secrets(view)
+            self.check_error_text(seat, pos)
+
+    def check_error_text(self, seat: int, pos: dict[str, Any]) -> None:
+        """NET-5, NET-6: an action this seat may not make is rejected with a text that holds no
+        card it may not see (another hand, the draw pile, a card another seat just drew)."""
+        game = self.game
+        own = _cards(game.hand(seat))
+        candidates = ["draw", "pass", "accept", "challenge", "color:R", "uno",
+                      *own[:2], *(c + ":R" for c in own[:2] if c.startswith("W"))]
+        for text in candidates:
+            try:
+                game.check(text, seat)
+            except UnoError as exc:
+                message = str(exc)
+                break
+        else:
+            return
+        self.no_secrets({"error": message})
+        allowed = set(own) | set(_cards(game.discard_pile)) | set(_card_strings(text.split(":")[0]))
+        shown = {w for w in re.findall(r"[A-Z][A-Z0-9]*", message) if _is_card(w)}
+        hidden = shown - allowed
+        assert not hidden, f"seat {seat} was told of {hidden} in {message!r}"
 
     def check_new_events(self) -> None:
         game = self.game

@@ -4,6 +4,10 @@
 >>> game = Game.new(seats=4, ruleset="official", seed=7)
 >>> game.seats, len(game.hand(0))
 (4, 7)
+
+The public API: the game (:class:`Game`), its vocabulary (cards, actions, rulesets), its events
+(every class of :mod:`unotable.events`), its errors with their stable codes, records and replay,
+and the arbiter that drives a table of agents (:mod:`unotable.arbiter`).
 """
 from unotable.actions import (
     Accept,
@@ -12,6 +16,7 @@ from unotable.actions import (
     Catch,
     Challenge,
     ChooseColor,
+    Deal,
     Draw,
     Pass,
     Play,
@@ -20,15 +25,52 @@ from unotable.actions import (
 from unotable.cards import Card, Color, Rank
 from unotable.decks import DeckKind
 from unotable.errors import (
+    ERROR_CODES,
     IllegalActionError,
     InvalidActionError,
     NotationError,
     NotYourTurnError,
+    PositionError,
     RecordError,
     RulesetError,
     UnoError,
 )
-from unotable.game import Game, LegalActions
+from unotable.events import (
+    CardPlayed,
+    Caught,
+    Challenged,
+    ChallengeReveal,
+    ColorChosen,
+    DealerChosen,
+    DirectionChanged,
+    DrawReason,
+    Drew,
+    DrewCards,
+    Event,
+    EventType,
+    Exposed,
+    FalseCatch,
+    FalseUno,
+    FirstCard,
+    HandDealt,
+    HandsPassed,
+    HandsShuffled,
+    HandsSwapped,
+    KnockedOut,
+    MatchEnded,
+    NewHand,
+    Passed,
+    PenaltyPending,
+    Reshuffled,
+    Revealed,
+    RoundEnded,
+    RoundStarted,
+    Skipped,
+    Slipped,
+    UnoCalled,
+)
+from unotable.game import ALL, Game, LegalActions
+from unotable.record import Record, replay
 from unotable.rules import (
     CustomEffect,
     DealerSelection,
@@ -42,45 +84,90 @@ from unotable.rules import (
     Wd4Rule,
 )
 from unotable.scoring import Outcome, RoundResult
-from unotable.state import Phase
-
-__version__ = "0.1.0"
+from unotable.state import ColorReason, MatchEndReason, Phase
+from unotable.version import RULES_VERSION, __version__
+from unotable.views import PlayerView, SpectatorView, TableInfo
 
 __all__ = [
+    "ALL",
     "Accept",
     "Action",
     "CallUno",
     "Card",
+    "CardPlayed",
     "Catch",
+    "Caught",
     "Challenge",
+    "ChallengeReveal",
+    "Challenged",
     "ChooseColor",
     "Color",
+    "ColorChosen",
+    "ColorReason",
     "CustomEffect",
+    "Deal",
+    "DealerChosen",
     "DealerSelection",
     "DeckKind",
+    "DirectionChanged",
     "Draw",
+    "DrawReason",
+    "Drew",
+    "DrewCards",
+    "ERROR_CODES",
     "EliminationFinal",
+    "Event",
+    "EventType",
+    "Exposed",
+    "FalseCatch",
+    "FalseUno",
+    "FirstCard",
     "FirstCardWild",
     "Game",
+    "HandDealt",
+    "HandsPassed",
+    "HandsShuffled",
+    "HandsSwapped",
     "IllegalActionError",
     "InvalidActionError",
+    "KnockedOut",
     "LegalActions",
+    "MatchEndReason",
+    "MatchEnded",
+    "NewHand",
     "NotYourTurnError",
     "NotationError",
     "Outcome",
     "Pass",
+    "Passed",
+    "PenaltyPending",
     "Phase",
     "Play",
+    "PlayerView",
+    "PositionError",
+    "RULES_VERSION",
     "Rank",
+    "Record",
     "RecordError",
+    "Reshuffled",
+    "Revealed",
+    "RoundEnded",
     "RoundResult",
+    "RoundStarted",
     "Ruleset",
     "RulesetError",
     "Scoring",
     "ShuffleLastCard",
+    "Skipped",
+    "Slipped",
+    "SpectatorView",
     "Stacking",
     "SwapLastCard",
+    "TableInfo",
+    "UnoCalled",
     "UnoError",
     "Wd4Rule",
+    "__version__",
     "parse_action",
+    "replay",
 ]

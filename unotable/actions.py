@@ -10,6 +10,7 @@
 | ``ChooseColor(color, target)`` | ``color:R``, ``color:G>2`` | name the color (first-card wild, Roulette) |
 | ``CallUno()`` | ``uno`` | call UNO separately |
 | ``Catch(target)`` | ``catch:2`` | catch a seat that has not called UNO |
+| ``Deal()`` | ``deal`` | the referee deals the next round (an entry of the action log, by no seat) |
 
 In a play, ``:C`` names a color, ``>N`` a target seat and a final ``!`` is the UNO flag.
 
@@ -38,6 +39,7 @@ __all__ = [
     "Catch",
     "Challenge",
     "ChooseColor",
+    "Deal",
     "Draw",
     "Pass",
     "Play",
@@ -45,7 +47,7 @@ __all__ = [
 ]
 
 # Action kinds, as small ints for the engine's dispatch.
-PLAY, DRAW, PASS, ACCEPT, CHALLENGE, CHOOSE_COLOR, CALL_UNO, CATCH = range(8)
+PLAY, DRAW, PASS, ACCEPT, CHALLENGE, CHOOSE_COLOR, CALL_UNO, CATCH, DEAL = range(9)
 
 
 class _Base:
@@ -188,7 +190,21 @@ class Catch(_Base):
         return f"catch:{self.target}"
 
 
-Action = Play | Draw | Pass | Accept | Challenge | ChooseColor | CallUno | Catch
+@dataclass(frozen=True, slots=True, repr=False)
+class Deal(_Base):
+    """Deal the next round once a round is over (SET-3): the referee's action, by no seat.
+
+    It is never among a seat's legal actions; ``Game.next_round()`` applies it, and the action
+    log records it (with the seat ``None``), so a record replays round after round exactly.
+    """
+
+    kind: ClassVar[int] = DEAL
+
+    def __str__(self) -> str:
+        return "deal"
+
+
+Action = Play | Draw | Pass | Accept | Challenge | ChooseColor | CallUno | Catch | Deal
 
 _WORDS: dict[str, Action] = {
     "draw": Draw(),
@@ -196,11 +212,12 @@ _WORDS: dict[str, Action] = {
     "accept": Accept(),
     "challenge": Challenge(),
     "uno": CallUno(),
+    "deal": Deal(),
 }
 
 _FORMS = (
     "a card such as R7 or W4:B (optionally >SEAT and !), "
-    "draw, pass, accept, challenge, color:C, uno, catch:SEAT"
+    "draw, pass, accept, challenge, color:C, uno, catch:SEAT, deal"
 )
 
 

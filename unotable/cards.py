@@ -35,7 +35,7 @@ Notation (case-insensitive when parsed, surrounding whitespace ignored; printed 
 | ``W10``         | Wild Draw 10 (No Mercy)                | wild draw card, value 10    |
 | ``WCR``         | Wild Color Roulette (No Mercy)         | wild                        |
 
-The color letters are ``R`` (red), ``Y`` (yellow), ``G`` (green) and ``B`` (blue) (RULES.md DECK-1).
+The color letters are ``R`` (red), ``Y`` (yellow), ``G`` (green) and ``B`` (blue) (docs/rules.md DECK-1).
 
 Card ids, for hot loops: a colored card is ``color * 16 + rank`` (0..63) and a wild card is
 ``64 + rank - 16`` (64..73), so ``NUM_CARD_IDS == 74``. The tuples ``ID_COLOR`` (-1 for wilds),
@@ -82,7 +82,7 @@ _COLOR_LETTERS = "RYGB"
 
 
 class Color(IntEnum):
-    """One of the four card colors (RULES.md DECK-1). ``str()`` gives the notation letter.
+    """One of the four card colors (docs/rules.md DECK-1). ``str()`` gives the notation letter.
 
     >>> Color.parse("green"), str(Color.BLUE), Color.RED.letter
     (<Color.GREEN: 2>, 'B', 'R')

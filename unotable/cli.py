@@ -1,7 +1,7 @@
 """The ``unotable`` command: ``play`` against bots, ``simulate`` bot matches, ``replay`` a record.
 
 >>> main(["--version"])
-unotable 0.1.0
+unotable 0.2.0
 0
 
 ``main(argv)`` returns the exit status instead of exiting, so it can be called from Python;
@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"rules preset (default official): {', '.join(PRESET_NAMES)}")
     play.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                       help="a house option on top of the preset, repeatable: stacking=same_kind, "
-                           "jump_in=true, uno_penalty=4, target_score=200 (RULES.md §1.4)")
+                           "jump_in=true, uno_penalty=4, target_score=200 (docs/rules.md §1.4)")
     play.add_argument("--seats", type=int, metavar="N",
                       help="number of seats, you included (default 4, or what the preset allows)")
     play.add_argument("--bots", default="heuristic", metavar="LEVEL[,LEVEL...]",

@@ -27,7 +27,7 @@ from unotable.cards import ID_COLOR, ID_IS_NUMBER, ID_IS_WILD, ID_RANK, WILD_DRA
 from unotable.events import DealerChosen, FirstCard, HandDealt, RoundStarted, Skipped
 from unotable.resolve import Ev, _begin_turn, _cards, _flip, _set_penalty
 from unotable.rules import DealerSelection, FirstCardWild
-from unotable.state import COLOR_FIRST_CARD, Phase, State
+from unotable.state import ColorReason, Phase, State
 
 __all__ = ["next_round", "start_match"]
 
@@ -97,8 +97,12 @@ def _start_round(st: State, ev: Ev) -> None:
     n = st.n
     st.round_no += 1
     st.clear_round()
-    deck = list(st.flags.deck)
-    st.rng.shuffle(deck)
+    if st.deal_order is not None:  # a position fixed this deal's order (top first)
+        deck = st.deal_order[::-1]
+        st.deal_order = None
+    else:
+        deck = list(st.flags.deck)
+        st.rng.shuffle(deck)
     order = []
     s = st.dealer
     for _ in range(n):
@@ -154,7 +158,7 @@ def _start_round(st: State, ev: Ev) -> None:
     if ID_IS_WILD[c]:  # SET-11
         st.active = first
         st.phase = Phase.CHOOSE_COLOR
-        st.color_reason = COLOR_FIRST_CARD
+        st.color_reason = ColorReason.FIRST_CARD
         st.drawn = -1
     elif rank == _SKIP:  # SET-7, TWO-5
         if ev is not None:

@@ -1,4 +1,4 @@
-"""Deck compositions and card point values (RULES.md §2, DECK-1 to DECK-9).
+"""Deck compositions and card point values (docs/rules.md §2, DECK-1 to DECK-9).
 
 Compositions are data (DECK-7): :data:`COMPOSITIONS` maps each :class:`DeckKind` to rows of
 ``(notation, count)``. A notation that starts with ``*`` stands for the same card in each of the four
@@ -50,7 +50,7 @@ __all__ = [
 
 
 class DeckKind(StrEnum):
-    """The five decks of RULES.md §2. Values are the spec's option strings; parsing ignores case.
+    """The five decks of docs/rules.md §2. Values are the spec's option strings; parsing ignores case.
 
     >>> DeckKind("No_Mercy168"), str(DeckKind.CLASSIC108), DeckKind.NO_MERCY168.is_no_mercy
     (<DeckKind.NO_MERCY168: 'no_mercy168'>, 'classic108', True)

@@ -49,7 +49,7 @@ its player), a Color Roulette that was its player's last card (that player holds
 >>> t = Tracker(0)
 >>> t.observe(g.events_for(0))
 >>> st = t.sample(g.view(0), random.Random(1))
->>> st.hands[0] == list(g.state.hands[0]), [len(h) for h in st.hands] == list(g.hand_sizes)
+>>> st.hands[0] == list(g.clone_state().hands[0]), [len(h) for h in st.hands] == list(g.hand_sizes)
 (True, True)
 """
 from __future__ import annotations
@@ -91,7 +91,7 @@ from unotable.events import (
 )
 from unotable.rng import Rng
 from unotable.rules import CustomEffect, Ruleset, Wd4Rule
-from unotable.state import COLOR_FIRST_CARD, COLOR_ROULETTE, COLOR_ROULETTE_LAST, Phase, State
+from unotable.state import ColorReason, Phase, State
 from unotable.views import PlayerView
 
 __all__ = ["Determinizer", "Layer", "Tracker", "playable_set", "sample_state", "unseen_cards"]
@@ -563,10 +563,10 @@ def _build(
     st.scores = list(view.scores)
     st.round_wins = list(view.round_wins)
     if view.awaiting_color_for == "first_card":
-        st.color_reason = COLOR_FIRST_CARD
+        st.color_reason = ColorReason.FIRST_CARD
     elif view.awaiting_color_for is not None:
         last = st.top_player >= 0 and view.hand_sizes[st.top_player] == 0
-        st.color_reason = COLOR_ROULETTE_LAST if last else COLOR_ROULETTE
+        st.color_reason = ColorReason.ROULETTE_LAST if last else ColorReason.ROULETTE
     if view.phase is Phase.PLAY_DRAWN:
         if view.drawn_card is not None:
             st.drawn = view.drawn_card.id

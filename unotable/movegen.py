@@ -38,7 +38,7 @@ from unotable.cards import (
     Rank,
 )
 from unotable.rules import ShuffleLastCard, Stacking, SwapLastCard
-from unotable.state import COLOR_FIRST_CARD, Phase, State
+from unotable.state import ColorReason, Phase, State
 
 __all__ = [
     "can_draw",
@@ -398,7 +398,7 @@ def legal_actions(st: State, seat: int) -> list[Action]:
                 add_plays(st, seat, c, out)
         else:  # CHOOSE_COLOR
             swap = (
-                st.color_reason == COLOR_FIRST_CARD
+                st.color_reason == ColorReason.FIRST_CARD
                 and st.rules.first_card_swap_effect
                 and st.discard[-1] == WILD_SWAP_HANDS
             )

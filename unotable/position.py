@@ -29,10 +29,22 @@ Fields (``Game.to_position()`` writes them all; ``Game.from_position()`` needs o
 | ``auto_passes`` | automatic passes in a row so far (CL-DRAW-8) | 0 |
 | ``seed`` / ``rng`` | the seed for future shuffles, or the exact RNG state | seed 0 |
 | ``match_winners``, ``match_reason`` | in ``match_over``: the outcome | none |
+| ``deal`` | in ``round_over``: the whole deck's order for the next deal, top first | a shuffle |
 
 ``fill``: ``"discard"`` puts the deck's cards that the position does not list under the listed
 discard pile, in card order; ``"draw"`` puts them under the listed draw pile; ``"none"`` requires
 the listed cards to be the whole deck (GEN-5).
+
+A position must describe a situation that can arise: a malformed or impossible one raises
+:class:`~unotable.errors.PositionError` (code ``position``), whose ``field`` names the field at
+fault: a wild on top with no color outside a color choice, a response phase with nothing pending
+or a penalty pending outside one, an exposed seat that does not hold exactly one card, a
+seat in the round with no cards, a seat out of the round with cards, more copies of a card than the
+deck has, scores that are not ints, a seat listed twice.
+
+``deal`` fixes the next deal: with ``"phase": "round_over"``, ``Game.next_round()`` deals from
+this order instead of shuffling, so that a first card's rule (SET-6 to SET-11, TWO-5) can be set up
+exactly.
 
 >>> from unotable.game import Game
 >>> g = Game.from_position({"hands": [["R7", "G2"], ["B5"]], "discard": ["R3"], "draw": ["Y9"]})
@@ -47,29 +59,29 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from unotable.cards import ID_COLOR, Card, Color
-from unotable.errors import RecordError, UnoError
+from unotable.cards import ID_COLOR, ID_DRAW_VALUE, Card, Color
+from unotable.errors import PositionError, UnoError
 from unotable.rng import Rng
 from unotable.rules import Ruleset
-from unotable.state import COLOR_FIRST_CARD, COLOR_ROULETTE, COLOR_ROULETTE_LAST, Phase, State
+from unotable.state import ColorReason, MatchEndReason, Phase, State
 
 __all__ = ["read_position", "write_position"]
 
 FORMAT = "unotable-position"
 VERSION = 1
-_REASONS = {"first_card": COLOR_FIRST_CARD, "roulette": COLOR_ROULETTE, "roulette_last": COLOR_ROULETTE_LAST}
-_REASON_NAMES = {v: k for k, v in _REASONS.items()}
+_REASONS = {reason.label: reason for reason in ColorReason}
 
 
-def _ids(value: Any, what: str) -> list[int]:
+def _ids(value: Any, what: str, field: str | None = None) -> list[int]:
+    field = field or what
     if isinstance(value, str):
         value = value.split()
     if not isinstance(value, list):
-        raise RecordError(f"position: {what} must be a list of cards, not {value!r}")
+        raise PositionError(f"position: {what} must be a list of cards, not {value!r}", field)
     try:
         return [Card.parse(v).id if isinstance(v, str) else Card.from_id(v).id for v in value]
-    except UnoError as exc:
-        raise RecordError(f"position: {what}: {exc}") from None
+    except (UnoError, TypeError) as exc:
+        raise PositionError(f"position: {what}: {exc}", field) from None
 
 
 def _names(ids: list[int]) -> list[str]:
@@ -80,7 +92,9 @@ def _seats(value: Any, n: int, what: str) -> list[bool]:
     if not isinstance(value, list) or not all(
         isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in value
     ):
-        raise RecordError(f"position: {what} must be a list of seat numbers below {n}, not {value!r}")
+        raise PositionError(f"position: {what} must be a list of seat numbers below {n}, not {value!r}", what)
+    if len(set(value)) != len(value):
+        raise PositionError(f"position: {what} lists a seat twice: {value!r}", what)
     flags = [False] * n
     for s in value:
         flags[s] = True
@@ -90,24 +104,24 @@ def _seats(value: Any, n: int, what: str) -> list[bool]:
 def _int(doc: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
     value = doc.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise RecordError(f"position: {key} must be an int from {low} to {high}, not {value!r}")
+        raise PositionError(f"position: {key} must be an int from {low} to {high}, not {value!r}", key)
     return value
 
 
 def read_position(doc: Mapping[str, Any]) -> State:
-    """Build a state from a position document; raises :class:`RecordError` when it is not valid."""
+    """Build a state from a position document; raises :class:`PositionError` when it is not valid."""
     if not isinstance(doc, Mapping):
-        raise RecordError(f"a position is a JSON object, not {type(doc).__name__}")
+        raise PositionError(f"a position is a JSON object, not {type(doc).__name__}")
     if doc.get("format", FORMAT) != FORMAT or doc.get("version", VERSION) != VERSION:
-        raise RecordError(f"not a {FORMAT} version {VERSION} document")
+        raise PositionError(f"not a {FORMAT} version {VERSION} document", "format")
     rules_doc = doc.get("ruleset", "official")
     try:
         rules = Ruleset.preset(rules_doc) if isinstance(rules_doc, str) else Ruleset.from_dict(rules_doc)
     except UnoError as exc:
-        raise RecordError(f"position: ruleset: {exc}") from None
+        raise PositionError(f"position: ruleset: {exc}", "ruleset") from None
     hands_doc = doc.get("hands")
     if not isinstance(hands_doc, list) or not 2 <= len(hands_doc) <= 10:
-        raise RecordError("position: hands must be a list of 2 to 10 hands")
+        raise PositionError("position: hands must be a list of 2 to 10 hands", "hands")
     n = len(hands_doc)
     seed = _int(doc, "seed", 0, 0, 2**64)
     st = State(rules, n, seed)
@@ -115,11 +129,11 @@ def read_position(doc: Mapping[str, Any]) -> State:
         try:
             st.rng = Rng.from_state(list(doc["rng"]))
         except (TypeError, ValueError) as exc:
-            raise RecordError(f"position: rng: {exc}") from None
+            raise PositionError(f"position: rng: {exc}", "rng") from None
     st.hands = [_ids(h, f"hand {i}") for i, h in enumerate(hands_doc)]
     st.discard = _ids(doc.get("discard"), "discard")
     if not st.discard:
-        raise RecordError("position: the discard pile needs a top card")
+        raise PositionError("position: the discard pile needs a top card", "discard")
     draw_top_first = _ids(doc.get("draw", []), "draw")
     st.set_aside = _ids(doc.get("set_aside", []), "set_aside")
     deck = Counter(rules.composition())
@@ -128,7 +142,7 @@ def read_position(doc: Mapping[str, Any]) -> State:
     extra = listed - deck
     if extra:
         names = " ".join(_names(sorted(extra.elements())))
-        raise RecordError(f"position: more copies than the deck holds: {names}")
+        raise PositionError(f"position: more copies than the deck holds: {names}", "hands")
     rest = sorted((deck - listed).elements())
     fill = doc.get("fill", "discard")
     if fill == "discard":
@@ -137,9 +151,10 @@ def read_position(doc: Mapping[str, Any]) -> State:
         draw_top_first = draw_top_first + rest
     elif fill == "none":
         if rest:
-            raise RecordError(f"position: {len(rest)} cards of the deck are missing (GEN-5) and fill is none")
+            raise PositionError(
+                f"position: {len(rest)} cards of the deck are missing (GEN-5) and fill is none", "fill")
     else:
-        raise RecordError(f"position: fill must be discard, draw or none, not {fill!r}")
+        raise PositionError(f"position: fill must be discard, draw or none, not {fill!r}", "fill")
     st.draw = draw_top_first[::-1]
     color = doc.get("color", "top")
     if color == "top":
@@ -150,44 +165,48 @@ def read_position(doc: Mapping[str, Any]) -> State:
         try:
             st.color = int(Color.parse(color))
         except (UnoError, AttributeError):
-            raise RecordError(f"position: color must be R, Y, G, B or null, not {color!r}") from None
+            raise PositionError(
+                f"position: color must be R, Y, G, B or null, not {color!r}", "color") from None
     phase = doc.get("phase", "play")
     try:
         st.phase = Phase[str(phase).upper()]
     except KeyError:
-        raise RecordError(f"position: unknown phase {phase!r}") from None
+        raise PositionError(f"position: unknown phase {phase!r}", "phase") from None
     st.active = _int(doc, "active", 0, 0, n - 1)
     st.dealer = _int(doc, "dealer", 0, 0, n - 1)
     st.round_no = _int(doc, "round_no", 1, 1, 10**6)
     direction = doc.get("direction", 1)
     if isinstance(direction, bool) or direction not in (1, -1):
-        raise RecordError(f"position: direction must be 1 or -1, not {direction!r}")
+        raise PositionError(f"position: direction must be 1 or -1, not {direction!r}", "direction")
     st.direction = direction
     st.top_player = _int(doc, "top_player", -1, -1, n - 1)
     st.auto_passes = _int(doc, "auto_passes", 0, 0, n)
     pending = doc.get("pending")
     if pending:
         if not isinstance(pending, Mapping):
-            raise RecordError("position: pending must be {\"total\": N, \"card\": CARD}")
+            raise PositionError("position: pending must be {\"total\": N, \"card\": CARD}", "pending")
         st.pending = _int(pending, "total", 0, 0, 1000)
         st.pending_card = _ids([pending.get("card")], "pending card")[0]
     drawn = doc.get("drawn")
     if drawn is not None:
         st.drawn = _ids([drawn], "drawn")[0]
         if st.drawn not in st.hands[st.active]:
-            raise RecordError(f"position: the drawn card {drawn} is not in seat {st.active}'s hand")
+            raise PositionError(
+                f"position: the drawn card {drawn} is not in seat {st.active}'s hand", "drawn")
     elif st.phase is Phase.PLAY_DRAWN:
-        raise RecordError("position: phase play_drawn needs the drawn card")
+        raise PositionError("position: phase play_drawn needs the drawn card", "drawn")
     wd4 = doc.get("wd4")
     if wd4 is not None and not isinstance(wd4, Mapping):
-        raise RecordError("position: wd4 must be {\"player\": N, \"illegal\": BOOL, \"hand\": [CARDS]}")
+        raise PositionError(
+            'position: wd4 must be {"player": N, "illegal": BOOL, "hand": [CARDS]}', "wd4")
     if wd4:
         st.wd4_player = _int(wd4, "player", -1, -1, n - 1)
         st.wd4_illegal = bool(wd4.get("illegal", False))
         st.wd4_hand = _ids(wd4.get("hand", []), "wd4 hand")
     reason = doc.get("color_for", "first_card")
     if not isinstance(reason, str) or reason not in _REASONS:
-        raise RecordError(f"position: color_for must be one of {', '.join(_REASONS)}, not {reason!r}")
+        raise PositionError(
+            f"position: color_for must be one of {', '.join(_REASONS)}, not {reason!r}", "color_for")
     st.color_reason = _REASONS[reason]
     st.exposed = _seats(doc.get("exposed", []), n, "exposed")
     st.called = _seats(doc.get("called", []), n, "called")
@@ -197,20 +216,72 @@ def read_position(doc: Mapping[str, Any]) -> State:
     st.in_round = [not (st.eliminated[s] or st.knocked[s]) for s in range(n)]
     for key in ("scores", "round_wins"):
         values = doc.get(key, [0] * n)
-        if not isinstance(values, list) or len(values) != n or not all(isinstance(v, int) for v in values):
-            raise RecordError(f"position: {key} must be a list of {n} ints")
+        if not isinstance(values, list) or len(values) != n or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values
+        ):
+            raise PositionError(f"position: {key} must be a list of {n} ints", key)
         setattr(st, key, list(values))
     st.final_round = bool(doc.get("final_round", False))
     winners = doc.get("match_winners", [])
     if winners:
         if st.phase is not Phase.MATCH_OVER:
-            raise RecordError("position: match_winners belong to a position in phase match_over")
+            raise PositionError(
+                "position: match_winners belong to a position in phase match_over", "match_winners")
         flags = _seats(winners, n, "match_winners")
         st.match_winners = tuple(s for s in range(n) if flags[s])
-        st.match_reason = str(doc.get("match_reason", ""))
+        try:
+            st.match_reason = MatchEndReason(doc.get("match_reason", "target reached"))
+        except ValueError:
+            reasons = ", ".join(r.value for r in MatchEndReason)
+            raise PositionError(f"position: match_reason must be one of {reasons}", "match_reason") from None
     if st.phase < Phase.ROUND_OVER and not st.in_round[st.active]:
-        raise RecordError(f"position: the active seat {st.active} is not in the round")
+        raise PositionError(f"position: the active seat {st.active} is not in the round", "active")
+    _check_possible(st)
+    if "deal" in doc:
+        if st.phase is not Phase.ROUND_OVER:
+            raise PositionError("position: a deal order belongs to a position in phase round_over", "deal")
+        order = _ids(doc["deal"], "deal")
+        if Counter(order) != deck:
+            raise PositionError(
+                "position: the deal order must hold the whole deck, each card once per copy", "deal")
+        st.deal_order = order
     return st
+
+
+def _check_possible(st: State) -> None:
+    """Reject what cannot arise in a game (a PositionError naming the field)."""
+    n = st.n
+    live = st.phase < Phase.ROUND_OVER
+    if live and st.phase is not Phase.CHOOSE_COLOR and st.color < 0:
+        raise PositionError(
+            f"position: the top card {Card.from_id(st.discard[-1])} has no color in phase "
+            f"{st.phase.name.lower()}: a wild's color is named with it", "color")
+    if st.phase is Phase.RESPOND and (st.pending <= 0 or st.pending_card < 0):
+        raise PositionError("position: phase respond needs a pending penalty and its draw card", "pending")
+    if st.phase is not Phase.RESPOND and (st.pending or st.pending_card >= 0):
+        phase = st.phase.name.lower()
+        raise PositionError(f"position: a penalty is pending only in phase respond, not {phase}",
+                            "pending")
+    if st.pending_card >= 0 and not ID_DRAW_VALUE[st.pending_card]:
+        raise PositionError(f"position: the pending card {Card.from_id(st.pending_card)} is no draw card",
+                            "pending")
+    for s in range(n):
+        if st.exposed[s] and (len(st.hands[s]) != 1 or not st.in_round[s]):
+            raise PositionError(
+                f"position: seat {s} is exposed but holds {len(st.hands[s])} cards (it must hold one)",
+                "exposed")
+    for s in range(n):
+        if st.knocked[s] and st.eliminated[s]:
+            raise PositionError(f"position: seat {s} is both knocked out and eliminated", "knocked_out")
+        if not live:
+            continue
+        if st.in_round[s] and not st.hands[s]:
+            roulette_last = (st.phase is Phase.CHOOSE_COLOR and st.color_reason is ColorReason.ROULETTE_LAST
+                             and s == st.top_player)
+            if not roulette_last:  # CL-END-7: only a last-card Roulette leaves its player empty-handed
+                raise PositionError(f"position: seat {s} is in the round with no cards", "hands")
+    if sum(st.in_round) < 2 and live:
+        raise PositionError("position: a round in play needs two seats in it", "hands")
 
 
 def write_position(st: State) -> dict[str, Any]:
@@ -233,7 +304,7 @@ def write_position(st: State) -> dict[str, Any]:
         "round_no": st.round_no,
         "top_player": st.top_player,
         "auto_passes": st.auto_passes,
-        "color_for": _REASON_NAMES[st.color_reason],
+        "color_for": st.color_reason.label,
         "exposed": [s for s in range(n) if st.exposed[s]],
         "called": [s for s in range(n) if st.called[s]],
         "caught": [s for s in range(n) if st.caught[s]],
@@ -249,9 +320,11 @@ def write_position(st: State) -> dict[str, Any]:
         doc["pending"] = {"total": st.pending, "card": str(Card.from_id(st.pending_card))}
     if st.drawn >= 0:
         doc["drawn"] = str(Card.from_id(st.drawn))
+    if st.deal_order is not None:
+        doc["deal"] = _names(st.deal_order)
     if st.match_winners:
         doc["match_winners"] = list(st.match_winners)
-        doc["match_reason"] = st.match_reason
+        doc["match_reason"] = None if st.match_reason is None else st.match_reason.value
     if st.wd4_player >= 0:
         doc["wd4"] = {"player": st.wd4_player, "illegal": st.wd4_illegal, "hand": _names(st.wd4_hand)}
     return doc

@@ -2,7 +2,7 @@
 
 The functions here trust their input (``Game.play`` checks legality first; ``apply_unchecked``
 and replays call them directly). ``ev`` is a list that collects the events, or None to skip
-making them (the fast path for bots and benchmarks). Rule IDs in comments point to RULES.md.
+making them (the fast path for bots and benchmarks). Rule IDs in comments point to docs/rules.md.
 Round setup (the dealer, the deal and the first card) is in :mod:`unotable.deal`, which reuses the
 turn steps here; :func:`apply` and :func:`settle` take it from there.
 
@@ -53,6 +53,7 @@ from unotable.events import (
     ChallengeReveal,
     ColorChosen,
     DirectionChanged,
+    DrawReason,
     Drew,
     DrewCards,
     Event,
@@ -78,13 +79,10 @@ from unotable.movegen import can_draw, can_stack, has_playable, playable, respon
 from unotable.rules import CustomEffect, ShuffleLastCard, SwapLastCard
 from unotable.scoring import score_round
 from unotable.state import (
-    COLOR_FIRST_CARD,
-    COLOR_ROULETTE,
-    COLOR_ROULETTE_LAST,
-    STEP_REVERSE,
-    STEP_SKIP,
+    ColorReason,
     Phase,
     State,
+    Step,
 )
 
 __all__ = ["apply", "settle"]
@@ -156,24 +154,52 @@ def _take(st: State, ev: Ev) -> int:
     return draw.pop()
 
 
-def _draw_n(st: State, seat: int, count: int, reason: str, ev: Ev) -> int:
-    """``seat`` draws up to ``count`` cards (CL-DRAW-6), stopping at a knock-out (NM-14)."""
+def _take_cards(
+    st: State, seat: int, count: int, until: int, color: int, reveal: bool, ev: Ev
+) -> tuple[list[int], bool]:
+    """The one loop by which a seat takes cards from the draw pile, one at a time.
+
+    ``seat`` takes up to ``count`` cards (reshuffling as needed, CL-DRAW-5; fewer when the piles
+    run out, CL-DRAW-6) and stops early after a card that meets ``until``: ``_UNTIL_PLAYABLE``
+    (a card it may play, CL-DRAW-3, NM-4), ``_UNTIL_COLOR`` (a card of ``color``, NM-11) or
+    ``_UNTIL_COUNT`` (none). It always stops when the hand reaches the mercy limit (NM-14); the
+    second value says so, and the caller knocks the seat out. ``reveal`` turns every card face up
+    (a Color Roulette, NM-11). Returns the cards taken, in order.
+    """
     hand = st.hands[seat]
     limit = st.flags.mercy_limit
     got: list[int] = []
     knocked = False
-    for _ in range(count):
+    while len(got) < count:
         c = _take(st, ev)
         if c < 0:
             break
         hand.append(c)
         got.append(c)
+        if reveal and ev is not None:
+            ev.append(Revealed(seat, _card(c)))
         if limit and len(hand) >= limit:
             knocked = True
+            break
+        if until == _UNTIL_PLAYABLE and playable(st, c, hand):
+            break
+        if until == _UNTIL_COLOR and ID_COLOR[c] == color:
             break
     if got:
         st.auto_passes = 0
         _hand_changed(st, seat)
+    return got, knocked
+
+
+_UNTIL_COUNT = 0
+_UNTIL_PLAYABLE = 1
+_UNTIL_COLOR = 2
+_NO_END = 1 << 30  # as many cards as it takes
+
+
+def _draw_n(st: State, seat: int, count: int, reason: DrawReason, ev: Ev) -> int:
+    """``seat`` draws up to ``count`` cards (CL-DRAW-6), stopping at a knock-out (NM-14)."""
+    got, knocked = _take_cards(st, seat, count, _UNTIL_COUNT, -1, False, ev)
     if ev is not None:
         ev.append(Drew(seat, len(got), reason))
         if got:
@@ -264,9 +290,24 @@ def _set_penalty(st: State, victim: int, total: int, card: int, ev: Ev, respond:
         return
     st.pending = 0
     st.pending_card = -1
-    _draw_n(st, victim, total, "penalty", ev)
+    _draw_n(st, victim, total, DrawReason.PENALTY, ev)
     if st.phase < _ROUND_OVER:
         _begin_turn(st, st.next_seat(victim), ev)
+
+
+def _turn_moves(st: State, p: int, step: Step) -> int:
+    """The seat whose turn follows a card of ``step`` that ``p`` played, not its last.
+
+    ``Step.NEXT``: next(p) (CL-TURN-6). ``Step.SKIP``: next(p) loses its turn (CL-ACT-1).
+    ``Step.REVERSE``: the direction flips (CL-ACT-2), and with two seats in the round ``p`` goes
+    again (TWO-2). The one source of these rules, for the event-free fast path and for
+    :func:`_effect`; it makes no events (the caller does).
+    """
+    if step == Step.REVERSE:
+        st.direction = -st.direction
+        return p if sum(st.in_round) == 2 else st.next_seat(p)
+    nxt = st.next_seat(p)
+    return st.next_seat(nxt) if step == Step.SKIP else nxt
 
 
 def _flip(st: State, ev: Ev) -> None:
@@ -373,28 +414,10 @@ def apply(st: State, seat: int, action: Action, ev: Ev) -> None:
                 else:
                     color = play.color
                     st.color = -1 if color is None else int(color)
-                n = st.n
-                d = st.direction
-                inr = st.in_round
-                if step == STEP_REVERSE:  # CL-ACT-2; TWO-2: with two seats the player goes again
-                    d = st.direction = -d
-                    if sum(inr) == 2:
-                        s = seat
-                    else:
-                        s = (seat + d) % n
-                        while not inr[s]:
-                            s = (s + d) % n
-                else:
-                    s = (seat + d) % n  # next_seat(seat)
-                    while not inr[s]:
-                        s = (s + d) % n
-                    if step == STEP_SKIP:  # CL-ACT-1: next(player) loses its turn
-                        s = (s + d) % n
-                        while not inr[s]:
-                            s = (s + d) % n
+                s = _turn_moves(st, seat, step)
                 st.phase = _PLAY  # _begin_turn, with a card left to draw
                 st.active = s
-                if len(hand) == 1 and inr[seat]:
+                if len(hand) == 1 and st.in_round[seat]:
                     if play.uno:
                         called[seat] = True
                     else:
@@ -524,13 +547,13 @@ def _effect(st: State, p: int, c: int, target: int | None, ev: Ev) -> None:
             _pass_hands(st, ev)
         nxt = st.next_seat(p)
     elif rank == _SKIP:
-        skipped = st.next_seat(p)
         if ev is not None:
-            ev.append(Skipped(skipped))
-        nxt = st.next_seat(skipped)
+            ev.append(Skipped(st.next_seat(p)))
+        nxt = _turn_moves(st, p, Step.SKIP)
     elif rank == _REVERSE:
-        _flip(st, ev)
-        nxt = p if sum(st.in_round) == 2 else st.next_seat(p)
+        nxt = _turn_moves(st, p, Step.REVERSE)
+        if ev is not None:
+            ev.append(DirectionChanged(st.direction))
     elif c == WILD_REVERSE_DRAW_FOUR:  # NM-8, TWO-7
         _flip(st, ev)
         _set_penalty(st, p if sum(st.in_round) == 2 else st.next_seat(p), 4, c, ev)
@@ -563,7 +586,7 @@ def _effect(st: State, p: int, c: int, target: int | None, ev: Ev) -> None:
         nxt = st.next_seat(p)
         if effect is CustomEffect.OTHERS_DRAW_2:
             for s in _others(st, p):
-                _draw_n(st, s, 2, "custom", ev)
+                _draw_n(st, s, 2, DrawReason.CUSTOM, ev)
         elif effect is CustomEffect.OTHERS_DISCARD_WILDS:
             for s in _others(st, p):
                 hand = st.hands[s]
@@ -579,53 +602,59 @@ def _effect(st: State, p: int, c: int, target: int | None, ev: Ev) -> None:
     elif c == WILD_COLOR_ROULETTE:  # NM-11
         st.active = st.next_seat(p)
         st.phase = Phase.CHOOSE_COLOR
-        st.color_reason = COLOR_ROULETTE
+        st.color_reason = ColorReason.ROULETTE
         return
     else:  # CL-ACT-4: a plain Wild
         nxt = st.next_seat(p)
     _begin_turn(st, nxt, ev)
 
 
-def _respond(st: State, v: int, c: int, ev: Ev) -> None:
-    """HOUSE-1 to HOUSE-3, HOUSE-13, HOUSE-14, NM-6: a stack, a bounce or a defense by victim ``v``."""
+def _answer(st: State, c: int) -> tuple[int, int, bool]:
+    """What the victim's answer ``c`` to the pending penalty makes of it: the new total, the draw
+    card now pending, and whether the direction flips. The one source for a response, whether or
+    not ``c`` is its player's last card.
+
+    A stack adds its value, or replaces the total without ``stack_sum`` (HOUSE-1 to HOUSE-3, NM-6;
+    a Wild Reverse Draw 4 also flips, NM-8); a Draw Two on a Wild Draw Four cancels it for its own
+    2 (HOUSE-14); a bounce moves the same total on, a Reverse flipping (HOUSE-13).
+    """
     r = st.rules
     pc = st.pending_card
     if can_stack(r.stacking, pc, c):
         value = ID_DRAW_VALUE[c]
-        total = st.pending + value if r.stack_sum else value
-        if c == WILD_REVERSE_DRAW_FOUR:
-            _flip(st, ev)
-            victim = v if sum(st.in_round) == 2 else st.next_seat(v)
-        else:
-            victim = st.next_seat(v)
-        _set_penalty(st, victim, total, c, ev)
-    elif pc == WILD_DRAW_FOUR and ID_RANK[c] == _DRAW_TWO:  # HOUSE-14: the WD4 penalty is cancelled
-        st.wd4_player = -1
-        _set_penalty(st, st.next_seat(v), 2, c, ev)
-    else:  # HOUSE-13: a bounce moves the same total
-        if ID_RANK[c] == _REVERSE:
-            _flip(st, ev)
-        _set_penalty(st, st.next_seat(v), st.pending, pc, ev)
+        return (st.pending + value if r.stack_sum else value), c, c == WILD_REVERSE_DRAW_FOUR
+    if pc == WILD_DRAW_FOUR and ID_RANK[c] == _DRAW_TWO:
+        return ID_DRAW_VALUE[c], c, False
+    return st.pending, pc, ID_RANK[c] == _REVERSE
+
+
+def _respond(st: State, v: int, c: int, ev: Ev) -> None:
+    """HOUSE-1 to HOUSE-3, HOUSE-13, HOUSE-14, NM-6: a stack, a bounce or a defense by victim ``v``."""
+    total, card, flips = _answer(st, c)
+    if flips:
+        _flip(st, ev)
+    if card == WILD_REVERSE_DRAW_FOUR and card == c:  # NM-8, TWO-7: with two seats, back to v
+        victim = v if sum(st.in_round) == 2 else st.next_seat(v)
+    else:
+        victim = st.next_seat(v)
+    if st.pending_card == WILD_DRAW_FOUR and card == c and ID_RANK[c] == _DRAW_TWO:
+        st.wd4_player = -1  # HOUSE-14: the Wild Draw Four can no longer be challenged
+    _set_penalty(st, victim, total, card, ev)
 
 
 def _last_card(st: State, p: int, c: int, target: int | None, responding: bool, ev: Ev) -> None:
     """CL-END-2 to CL-END-7: the player's hand is empty after placing ``c``."""
     r = st.rules
     if responding or ID_DRAW_VALUE[c]:  # CL-END-4: the target draws the total at once
-        total = ID_DRAW_VALUE[c]
         if responding:
-            pc = st.pending_card
-            if can_stack(r.stacking, pc, c):
-                total = st.pending + total if r.stack_sum else total
-            elif not (pc == WILD_DRAW_FOUR and ID_RANK[c] == _DRAW_TWO):
-                total = st.pending
-                if ID_RANK[c] == _REVERSE:
-                    _flip(st, ev)
-        if c == WILD_REVERSE_DRAW_FOUR:
+            total, _, flips = _answer(st, c)
+        else:
+            total, flips = ID_DRAW_VALUE[c], c == WILD_REVERSE_DRAW_FOUR
+        if flips:
             _flip(st, ev)
         st.pending = 0
         st.pending_card = -1
-        _draw_n(st, st.next_seat(p), total, "penalty", ev)
+        _draw_n(st, st.next_seat(p), total, DrawReason.PENALTY, ev)
     elif c == WILD_SWAP_HANDS and r.swap_hands_last_card is SwapLastCard.SWAP and target is not None:
         _swap(st, p, target, ev)  # CL-END-5: the target now holds nothing and wins
         _end_round(st, target, ev)
@@ -637,11 +666,11 @@ def _last_card(st: State, p: int, c: int, target: int | None, responding: bool, 
             return
     elif c in (WILD_CUSTOMIZABLE, BLANK) and r.custom_effect is CustomEffect.OTHERS_DRAW_2:
         for s in _others(st, p):
-            _draw_n(st, s, 2, "custom", ev)
+            _draw_n(st, s, 2, DrawReason.CUSTOM, ev)
     elif c == WILD_COLOR_ROULETTE:  # CL-END-7: the Roulette is resolved before scoring
         st.active = st.next_seat(p)
         st.phase = Phase.CHOOSE_COLOR
-        st.color_reason = COLOR_ROULETTE_LAST
+        st.color_reason = ColorReason.ROULETTE_LAST
         return
     if st.phase < _ROUND_OVER:
         _end_round(st, p, ev)
@@ -650,29 +679,10 @@ def _last_card(st: State, p: int, c: int, target: int | None, responding: bool, 
 def _draw_action(st: State, s: int, ev: Ev) -> None:
     """CL-DRAW-1 to CL-DRAW-4, NM-4: draw one card, or until a playable one."""
     _turn_action(st)
-    hand = st.hands[s]
-    limit = st.flags.mercy_limit
-    got: list[int] = []
-    knocked = False
-    last = -1
-    while True:
-        c = _take(st, ev)
-        if c < 0:
-            break
-        hand.append(c)
-        got.append(c)
-        if limit and len(hand) >= limit:
-            knocked = True
-            break
-        if playable(st, c, hand):
-            last = c
-            break
-        if not st.flags.draw_until_playable:
-            break
-    st.auto_passes = 0
-    _hand_changed(st, s)
+    count = _NO_END if st.flags.draw_until_playable else 1
+    got, knocked = _take_cards(st, s, count, _UNTIL_PLAYABLE, -1, False, ev)
     if ev is not None:
-        ev.append(Drew(s, len(got), "draw"))
+        ev.append(Drew(s, len(got), DrawReason.DRAW))
         if got:
             ev.append(DrewCards(s, _cards(got)))
     if knocked:
@@ -680,9 +690,9 @@ def _draw_action(st: State, s: int, ev: Ev) -> None:
         if st.phase < _ROUND_OVER:
             _begin_turn(st, st.next_seat(s), ev)
         return
-    if last >= 0:
+    if got and playable(st, got[-1], st.hands[s]):
         st.phase = Phase.PLAY_DRAWN
-        st.drawn = last
+        st.drawn = got[-1]
     else:
         _begin_turn(st, st.next_seat(s), ev)
 
@@ -694,7 +704,7 @@ def _accept(st: State, v: int, ev: Ev) -> None:
     st.pending = 0
     st.pending_card = -1
     st.wd4_player = -1
-    _draw_n(st, v, total, "penalty", ev)
+    _draw_n(st, v, total, DrawReason.PENALTY, ev)
     if st.phase < _ROUND_OVER:
         _begin_turn(st, st.next_seat(v), ev)
 
@@ -712,11 +722,11 @@ def _challenge(st: State, v: int, ev: Ev) -> None:
         ev.append(Challenged(v, player, guilty))
         ev.append(ChallengeReveal(v, player, _cards(st.wd4_hand)))
     if guilty:
-        _draw_n(st, player, total, "challenge", ev)
+        _draw_n(st, player, total, DrawReason.CHALLENGE, ev)
         if st.phase < _ROUND_OVER:
             _begin_turn(st, v, ev)
     else:
-        _draw_n(st, v, total + 2, "challenge", ev)
+        _draw_n(st, v, total + 2, DrawReason.CHALLENGE, ev)
         if st.phase < _ROUND_OVER:
             _begin_turn(st, st.next_seat(v), ev)
 
@@ -727,37 +737,17 @@ def _choose_color(st: State, s: int, color: Color, target: int | None, ev: Ev) -
     st.color = int(color)
     if ev is not None:
         ev.append(ColorChosen(s, color, target))
-    if st.color_reason == COLOR_FIRST_CARD:
+    if st.color_reason == ColorReason.FIRST_CARD:
         if target is not None:
             _swap(st, s, target, ev)
         _begin_turn(st, s, ev)
         return
-    hand = st.hands[s]
-    limit = st.rules.mercy_limit
-    knocked = False
-    revealed = False
-    want = int(color)
-    while True:
-        c = _take(st, ev)
-        if c < 0:
-            break
-        hand.append(c)
-        revealed = True
-        if ev is not None:
-            ev.append(Revealed(s, _card(c)))
-        if limit and len(hand) >= limit:
-            knocked = True
-            break
-        if ID_COLOR[c] == want:
-            break
-    if revealed:
-        st.auto_passes = 0
-        _hand_changed(st, s)
+    _, knocked = _take_cards(st, s, _NO_END, _UNTIL_COLOR, int(color), True, ev)
     if knocked:
         _knock_out(st, s, ev)
     if st.phase >= _ROUND_OVER:
         return
-    if st.color_reason == COLOR_ROULETTE_LAST:
+    if st.color_reason == ColorReason.ROULETTE_LAST:
         _end_round(st, st.top_player, ev)
     else:
         _begin_turn(st, st.next_seat(s), ev)
@@ -774,7 +764,7 @@ def _call_uno(st: State, s: int, ev: Ev) -> None:
     penalty = st.rules.false_uno_penalty
     if ev is not None:
         ev.append(FalseUno(s, penalty))
-    _draw_n(st, s, penalty, "false_uno", ev)
+    _draw_n(st, s, penalty, DrawReason.FALSE_UNO, ev)
     _after_penalty(st, s, ev)
 
 
@@ -784,7 +774,7 @@ def _catch(st: State, s: int, t: int, ev: Ev) -> None:
         penalty = st.rules.uno_penalty
         if ev is not None:
             ev.append(Caught(s, t, penalty))
-        _draw_n(st, t, penalty, "catch", ev)
+        _draw_n(st, t, penalty, DrawReason.CATCH, ev)
         st.exposed[t] = False
         st.caught[t] = True
         _after_penalty(st, t, ev)
@@ -792,7 +782,7 @@ def _catch(st: State, s: int, t: int, ev: Ev) -> None:
     penalty = st.rules.false_catch_penalty
     if ev is not None:
         ev.append(FalseCatch(s, t, penalty))
-    _draw_n(st, s, penalty, "false_catch", ev)
+    _draw_n(st, s, penalty, DrawReason.FALSE_CATCH, ev)
     _after_penalty(st, s, ev)
 
 

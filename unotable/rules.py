@@ -1,4 +1,4 @@
-"""Rulesets: every option of RULES.md §1.4, validated on construction (GEN-1), and the presets (§12).
+"""Rulesets: every option of docs/rules.md §1.4, validated on construction (GEN-1), and the presets (§12).
 
 A :class:`Ruleset` is a frozen value. An option left out (or given as ``None``) takes the deck's
 default from §1.4, strings are read as the matching enum values, and a forbidden value or
@@ -301,7 +301,7 @@ def _coerce(option: str, value: object, deck: DeckKind) -> object:
 
 @dataclass(frozen=True, init=False, repr=False)
 class Ruleset:
-    """Every option of RULES.md §1.4, resolved and validated (GEN-1). Fields are never ``None``.
+    """Every option of docs/rules.md §1.4, resolved and validated (GEN-1). Fields are never ``None``.
 
     Build one by hand (each option a keyword; ``None`` or a missing option means the deck's
     default; enum options also accept their string values), with :meth:`preset`, or with
@@ -406,7 +406,7 @@ class Ruleset:
 
     @classmethod
     def preset(cls, name: str) -> Ruleset:
-        """The named preset of RULES.md §12 (PRESET-1 to PRESET-8); see :data:`PRESET_NAMES`.
+        """The named preset of docs/rules.md §12 (PRESET-1 to PRESET-8); see :data:`PRESET_NAMES`.
 
         Names ignore case, and ``_`` may stand for ``-``. An unknown name raises
         :class:`RulesetError` listing the known ones (PRESET-9).
@@ -571,4 +571,4 @@ _PRESETS: Mapping[str, dict[str, Any]] = MappingProxyType(
 )
 
 PRESET_NAMES: tuple[str, ...] = tuple(_PRESETS)
-"""The preset names of RULES.md §12, in its order."""
+"""The preset names of docs/rules.md §12, in its order."""

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from unotable.cards import Card
 from unotable.rules import EliminationFinal, Scoring
+from unotable.state import MatchEndReason
 
 if TYPE_CHECKING:
     from unotable.state import State
@@ -37,6 +38,11 @@ class RoundResult:
     def blocked(self) -> bool:
         return self.winner is None
 
+    def to_dict(self) -> dict[str, object]:
+        return {"round_no": self.round_no, "winner": self.winner, "points": self.points,
+                "hand_points": list(self.hand_points), "knocked_out": list(self.knocked_out),
+                "eliminated": list(self.eliminated), "scores": list(self.scores)}
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -45,11 +51,11 @@ class Outcome:
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     rounds: int
-    reason: str
+    reason: MatchEndReason
 
     def to_dict(self) -> dict[str, object]:
         return {"winners": list(self.winners), "scores": list(self.scores), "rounds": self.rounds,
-                "reason": self.reason}
+                "reason": self.reason.value}
 
 
 def hand_value(st: State, seat: int) -> int:
@@ -60,6 +66,11 @@ def hand_value(st: State, seat: int) -> int:
 def team_of(seat: int) -> int:
     """SCORE-9: even seats are team 0, odd seats team 1."""
     return seat % 2
+
+
+def team_scores(st: State) -> tuple[int, ...]:
+    """SCORE-9: each team's score (the members of a team share it), team 0 first."""
+    return tuple(st.scores[t] for t in range(min(2, st.n)))
 
 
 def hand_cards(st: State, seat: int) -> tuple[Card, ...]:
@@ -76,7 +87,7 @@ def score_round(st: State, winner: int | None) -> RoundResult:
     eliminated: list[int] = []
     points = 0
     winners: tuple[int, ...] = ()
-    reason = ""
+    reason: MatchEndReason | None = None
     if winner is None:  # SCORE-8: a blocked round scores nothing and never ends the match
         result = RoundResult(st.round_no, None, 0, values, knocked, (), tuple(st.scores))
         st.last_round = result
@@ -100,10 +111,10 @@ def score_round(st: State, winner: int | None) -> RoundResult:
         team = tuple(s for s in range(n) if team_of(s) == team_of(winner)) if r.partnership else (winner,)
         if scoring is Scoring.NONE:
             winners = team
-            reason = "single round"
+            reason = MatchEndReason.SINGLE_ROUND
         elif st.scores[winner] >= r.target_score:
             winners = team
-            reason = "target reached"
+            reason = MatchEndReason.TARGET_REACHED
     elif scoring is Scoring.LOW:
         for s in range(n):
             if s != winner:
@@ -113,7 +124,7 @@ def score_round(st: State, winner: int | None) -> RoundResult:
             tied = [s for s in range(n) if st.scores[s] == low]
             most = max(st.round_wins[s] for s in tied)
             winners = tuple(s for s in tied if st.round_wins[s] == most)
-            reason = "lowest total"
+            reason = MatchEndReason.LOWEST_TOTAL
     else:  # ELIMINATION (SCORE-5, SCORE-6)
         alive_before = [s for s in range(n) if not st.eliminated[s]]
         for s in alive_before:
@@ -126,10 +137,10 @@ def score_round(st: State, winner: int | None) -> RoundResult:
         alive = [s for s in range(n) if not st.eliminated[s]]
         if st.final_round:
             winners = (winner,)
-            reason = "final round"
+            reason = MatchEndReason.FINAL_ROUND
         elif len(alive) == 1:
             winners = (alive[0],)
-            reason = "last seat standing"
+            reason = MatchEndReason.LAST_SEAT_STANDING
         elif len(alive) == 2 and len(alive_before) > 2 and r.elimination_final is EliminationFinal.ONE_ROUND:
             st.final_round = True
     result = RoundResult(st.round_no, winner, points, values, knocked, tuple(eliminated), tuple(st.scores))

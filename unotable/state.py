@@ -12,13 +12,17 @@ so is the discard pile's.
 """
 from __future__ import annotations
 
-from enum import IntEnum
-from typing import Any
+from collections import OrderedDict
+from enum import IntEnum, StrEnum
+from typing import TYPE_CHECKING, Any
 
 from unotable.rng import Rng
-from unotable.rules import Ruleset, Stacking
+from unotable.rules import Ruleset
 
-__all__ = ["Phase", "State"]
+if TYPE_CHECKING:
+    from unotable.scoring import RoundResult
+
+__all__ = ["ColorReason", "MatchEndReason", "Phase", "State", "Step", "turn_key", "turn_key_parts"]
 
 
 class Phase(IntEnum):
@@ -38,22 +42,75 @@ class Phase(IntEnum):
     """The match has a winner."""
 
 
-# Why the engine awaits a color (State.color_reason).
-COLOR_FIRST_CARD = 0
-COLOR_ROULETTE = 1
-COLOR_ROULETTE_LAST = 2  # the Roulette was its player's last card (CL-END-7)
+class ColorReason(IntEnum):
+    """Why the engine awaits a color (``State.color_reason``, in phase CHOOSE_COLOR)."""
 
-# Flags.turn_tables holds one table per (current color, top card's rank, hand size class):
-# index ((color + 1) * 17 + top_rank + 1) * 4 + min(hand_size, 3), color -1..3, top rank -1..15
-# (-1 for a wild top card).
-TURN_TABLES = 5 * 17 * 4
+    FIRST_CARD = 0
+    """A first-card wild: the first player names the color (SET-11)."""
+    ROULETTE = 1
+    """A Wild Color Roulette: the next seat names a color and turns cards (NM-11)."""
+    ROULETTE_LAST = 2
+    """The same, when the Roulette was its player's last card (CL-END-7)."""
 
-# Flags.step: how playing a card only moves the turn (0: any other effect).
-STEP_NEXT = 1
-STEP_SKIP = 2
-STEP_REVERSE = 3
+    @property
+    def label(self) -> str:
+        """The name written in positions and views: ``first_card``, ``roulette``, ``roulette_last``."""
+        return self.name.lower()
 
-STACK_CODES = {Stacking.NONE: 0, Stacking.SAME_KIND: 1, Stacking.PLUS4_ON_PLUS2: 2, Stacking.BY_VALUE: 3}
+
+class MatchEndReason(StrEnum):
+    """Why a match ended (``Outcome.reason``)."""
+
+    TARGET_REACHED = "target reached"
+    """A seat or a team reached the target score (SCORE-2, SCORE-9, NM-19)."""
+    LOWEST_TOTAL = "lowest total"
+    """Low scoring: a seat reached the target; the lowest total wins (SCORE-3, SCORE-4)."""
+    FINAL_ROUND = "final round"
+    """Elimination: the final round between the last two seats was played (SCORE-6)."""
+    LAST_SEAT_STANDING = "last seat standing"
+    """Elimination: every other seat is out (SCORE-5)."""
+    SINGLE_ROUND = "single round"
+    """Scoring ``none``: the match is one round (SCORE-7)."""
+
+
+class Step(IntEnum):
+    """``Flags.step``: how the play of a card that is not its player's last only moves the turn."""
+
+    OTHER = 0
+    """Any other effect: the card takes the full path."""
+    NEXT = 1
+    """The turn passes to next(player): a number card without 7-0, a plain Wild (CL-ACT-4, CL-TURN-6)."""
+    SKIP = 2
+    """next(player) loses its turn (CL-ACT-1)."""
+    REVERSE = 3
+    """The direction flips (CL-ACT-2; TWO-2: with two seats in the round the player goes again)."""
+
+
+# Flags.turn_tables holds one table per (current color, top card's rank, hand size class), at the
+# index turn_key() gives: color -1..3 (-1: none yet), top rank -1..15 (-1: a wild top card), and the
+# hand size class min(size, 3).
+_TOP_RANKS = 17
+_SIZE_CLASSES = 4
+TURN_TABLES = 5 * _TOP_RANKS * _SIZE_CLASSES
+
+
+def turn_key(color: int, top_rank: int, size: int) -> int:
+    """The index in ``Flags.turn_tables`` of a normal turn's situation.
+
+    The key is a sum of independent parts, so the hot path adds precomputed parts:
+    ``turn_key(c, r, s) == turn_key(c, -1, 0) + turn_key(-1, r, 0) + turn_key(-1, -1, s)``.
+
+    >>> turn_key(2, 5, 7), turn_key_parts(turn_key(2, 5, 7))
+    (231, (2, 5, 3))
+    """
+    return ((color + 1) * _TOP_RANKS + top_rank + 1) * _SIZE_CLASSES + min(size, _SIZE_CLASSES - 1)
+
+
+def turn_key_parts(key: int) -> tuple[int, int, int]:
+    """The (color, top rank, hand size class) of a :func:`turn_key`."""
+    rest, size = divmod(key, _SIZE_CLASSES)
+    color, rank = divmod(rest, _TOP_RANKS)
+    return color - 1, rank - 1, size
 
 
 class Flags:
@@ -112,38 +169,49 @@ class Flags:
         self.simple: tuple[bool, ...] = tuple(simple(c) for c in range(NUM_CARD_IDS))
         """Cards whose play leaves ``len(hand) - 1`` cards and needs no target."""
 
-        def step(c: int) -> int:
+        def step(c: int) -> Step:
             rank = ID_RANK[c]
             if ID_COLOR[c] < 0:
-                return STEP_NEXT if rank == Rank.WILD else 0
+                return Step.NEXT if rank == Rank.WILD else Step.OTHER
             if ID_IS_NUMBER[c]:
-                return 0 if self.seven_zero else STEP_NEXT
-            return STEP_SKIP if rank == Rank.SKIP else STEP_REVERSE if rank == Rank.REVERSE else 0
+                return Step.OTHER if self.seven_zero else Step.NEXT
+            return Step.SKIP if rank == Rank.SKIP else Step.REVERSE if rank == Rank.REVERSE else Step.OTHER
 
-        self.step: tuple[int, ...] = tuple(step(c) for c in range(NUM_CARD_IDS))
-        """How the play of a card that is not its player's last only moves the turn, or 0 for any
-        other effect: STEP_NEXT (a number card without the 7-0 rule, or a plain Wild, CL-ACT-4:
-        next(player), CL-TURN-6), STEP_SKIP (CL-ACT-1) or STEP_REVERSE (CL-ACT-2, TWO-2)."""
+        self.step: tuple[Step, ...] = tuple(step(c) for c in range(NUM_CARD_IDS))
+        """How the play of each card id, when it is not its player's last, moves the turn (:class:`Step`)."""
         self.turn_tables: list[Any] = [None] * TURN_TABLES
         """movegen's memo of the plays of each card in a normal turn, by color, top rank and hand size."""
 
 
-_FLAGS: dict[Ruleset, Flags] = {}
-# The same, by the identity of the Ruleset object: hashing a Ruleset hashes all its fields, which
-# costs more than the rest of a State's construction. An entry keeps its Ruleset alive, so its id
-# cannot be reused while the entry exists.
-_FLAGS_BY_ID: dict[int, tuple[Ruleset, Flags]] = {}
+FLAGS_CACHE_SIZE = 64
+"""How many compiled rulesets are kept (least recently used first out): a long-running server
+builds many rulesets, and each Flags holds movegen tables."""
+
+# Compiled rulesets by the identity of the Ruleset object (hashing a Ruleset hashes all its fields,
+# which costs more than the rest of a State's construction), then by equality. An entry keeps its
+# Ruleset alive, so its id cannot be reused while the entry exists. Both are bounded LRU maps.
+_FLAGS: OrderedDict[Ruleset, Flags] = OrderedDict()
+_FLAGS_BY_ID: OrderedDict[int, tuple[Ruleset, Flags]] = OrderedDict()
+
+
+def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+    cache[key] = value
+    if len(cache) > FLAGS_CACHE_SIZE:
+        cache.popitem(last=False)
 
 
 def flags_for(rules: Ruleset) -> Flags:
+    """The compiled flags of ``rules``, shared by every state under an equal ruleset."""
     hit = _FLAGS_BY_ID.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
     f = _FLAGS.get(rules)
     if f is None:
-        f = _FLAGS[rules] = Flags(rules)
-    if len(_FLAGS_BY_ID) < 256:  # equal Rulesets built afresh each time are not worth keeping
-        _FLAGS_BY_ID[id(rules)] = (rules, f)
+        f = Flags(rules)
+        _remember(_FLAGS, rules, f)
+    else:
+        _FLAGS.move_to_end(rules)
+    _remember(_FLAGS_BY_ID, id(rules), (rules, f))
     return f
 
 
@@ -157,6 +225,7 @@ class State:
         "caught",
         "color",
         "color_reason",
+        "deal_order",
         "dealer",
         "direction",
         "discard",
@@ -201,7 +270,7 @@ class State:
         self.discard: list[int] = []
         self.color = -1
         self.active = 0
-        self.color_reason = COLOR_FIRST_CARD
+        self.color_reason = ColorReason.FIRST_CARD
         self.dealer = -1
         self.eliminated = [False] * n
         self.scores = [0] * n
@@ -209,7 +278,9 @@ class State:
         self.round_no = 0
         self.final_round = False
         self.match_winners: tuple[int, ...] = ()
-        self.match_reason = ""
+        self.match_reason: MatchEndReason | None = None
+        self.deal_order: list[int] | None = None
+        """A fixed deck order for the next deal, top first (set by a position; None: shuffle)."""
         self.clear_round()
 
     def clear_round(self) -> None:
@@ -233,7 +304,7 @@ class State:
         self.wd4_illegal = False
         self.wd4_hand: list[int] = []
         self.auto_passes = 0
-        self.last_round: object = None
+        self.last_round: RoundResult | None = None
 
     def copy(self) -> State:
         """A deep copy that shares nothing mutable with this state."""
@@ -274,6 +345,7 @@ class State:
         other.last_round = self.last_round
         other.match_winners = self.match_winners
         other.match_reason = self.match_reason
+        other.deal_order = None if self.deal_order is None else self.deal_order[:]
         other.fresh = self.fresh[:]
         return other
 

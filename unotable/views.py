@@ -1,28 +1,39 @@
 """What one seat, or a spectator, may know: built from a whitelist of public fields (NET-5, NET-6).
 
-A view is made field by field from what RULES.md NET-5 calls public, plus the seat's own hand and
-the card it just drew. Nothing else is copied in, so a new field of the state can never leak by
-accident. Views are frozen and serialise to JSON with ``to_dict()``: the server and the RL
-environment send them as they are.
+A view is made field by field from what the rules call public (docs/rules.md, NET-5), plus the
+seat's own hand, the card it just drew and its own legal actions. Nothing else is copied in, so a
+new field of the state can never leak by accident.
+
+A view has two parts. :class:`TableInfo` is the static part, the same for every seat for the
+whole match: the ruleset, the seat count and the seats' names when the caller gives them. A
+client receives it once. The live part (:class:`SpectatorView`, :class:`PlayerView`) changes with
+every action and carries the event sequence number it is current to (``seq``), so a client can
+tell a stale view from a fresh one. Views are frozen and serialise to JSON with ``to_dict()``,
+which writes the live part only (``TableInfo.to_dict()`` writes the static part).
 
 >>> from unotable.game import Game
 >>> g = Game.new(seats=3, seed=5)
 >>> v = g.view(0)
->>> len(v.hand), v.hand_sizes
-(7, (7, 7, 7))
->>> sorted(v.to_dict())[:4]
-['active', 'awaiting_color_for', 'called', 'current_color']
+>>> len(v.hand), v.hand_sizes, v.seats, v.ruleset.deck.value
+(7, (7, 7, 7), 3, 'classic108')
+>>> v.seq == g.last_seq, "ruleset" in v.to_dict(), sorted(g.table_info().to_dict())
+(True, False, ['names', 'ruleset', 'seats'])
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
+from unotable.actions import Action
 from unotable.cards import Card, Color
 from unotable.rules import Ruleset
-from unotable.state import COLOR_FIRST_CARD, Phase, State
+from unotable.scoring import Outcome, RoundResult, team_scores
+from unotable.state import Phase, State
 
-__all__ = ["PlayerView", "SpectatorView", "player_view", "spectator_view"]
+__all__ = ["PlayerView", "SpectatorView", "TableInfo", "player_view", "public_seats_to_act",
+           "spectator_view"]
 
 
 def _color(c: int) -> Color | None:
@@ -30,11 +41,26 @@ def _color(c: int) -> Color | None:
 
 
 @dataclass(frozen=True, slots=True)
-class SpectatorView:
-    """The public table: what every seat and a spectator may see."""
+class TableInfo:
+    """The static part of every view: what does not change during a match."""
 
     ruleset: Ruleset
     seats: int
+    names: tuple[str, ...] | None = None
+    """The seats' names, when the caller gives them (the engine itself knows no names)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset.to_dict(), "seats": self.seats,
+                "names": None if self.names is None else list(self.names)}
+
+
+@dataclass(frozen=True, slots=True)
+class SpectatorView:
+    """The public table, live: what every seat and a spectator may see now."""
+
+    table: TableInfo
+    seq: int
+    """The number of the last event of the game when the view was made (``Game.last_seq``)."""
     round_no: int
     dealer: int
     phase: Phase
@@ -47,38 +73,64 @@ class SpectatorView:
     hand_sizes: tuple[int, ...]
     pending_penalty: int
     pending_card: Card | None
+    """The draw card whose penalty is pending (in phase RESPOND), else None."""
     top_player: int | None
+    """The seat that placed the top card (None for the first card of a round)."""
     in_round: tuple[bool, ...]
     knocked_out: tuple[bool, ...]
     eliminated: tuple[bool, ...]
     called: tuple[bool, ...]
     exposed: tuple[bool, ...]
     scores: tuple[int, ...]
+    team_scores: tuple[int, ...] | None
+    """Under partnerships, each team's score (team 0: the even seats); else None."""
     round_wins: tuple[int, ...]
     awaiting_color_for: str | None
+    """In phase CHOOSE_COLOR: ``first_card``, ``roulette`` or ``roulette_last``."""
+    seats_to_act: tuple[int, ...]
+    """The seats that may act now on public grounds: the active seat, seats that may call UNO or
+    catch. A jump-in depends on a hidden hand, so it is left out here (each seat sees its own in
+    its legal actions)."""
+    last_round: RoundResult | None
+    """How the last round ended, until the next deal."""
+    outcome: Outcome | None
+    """The match's outcome, once it is over."""
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.table.ruleset
+
+    @property
+    def seats(self) -> int:
+        return self.table.seats
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: cards and colors in notation, the ruleset as its options."""
+        """The live part as a JSON-ready dict: cards and colors in notation (no ruleset)."""
         out: dict[str, Any] = {}
-        for name in self.__slots__:
+        for name in _SPECTATOR_FIELDS:
             out[name] = _plain(getattr(self, name))
         return out
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerView(SpectatorView):
-    """The public table plus what ``seat`` alone may see: its hand and the card it just drew."""
+    """The public table plus what ``seat`` alone may see: its hand, its drawn card, its actions."""
 
     seat: int
     hand: tuple[Card, ...]
     drawn_card: Card | None
+    """In phase PLAY_DRAWN, when this seat is the one that drew: the card it may play."""
+    legal: tuple[Action, ...]
+    """This seat's legal actions now (turn actions first, then calls, catches and jump-ins)."""
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for cls in (SpectatorView, PlayerView):
-            for name in cls.__slots__:
-                out[name] = _plain(getattr(self, name))
+        out = SpectatorView.to_dict(self)
+        for name in ("seat", "hand", "drawn_card", "legal"):
+            out[name] = _plain(getattr(self, name))
         return out
+
+
+_SPECTATOR_FIELDS = tuple(n for n in SpectatorView.__slots__ if n != "table")
 
 
 def _plain(value: Any) -> Any:
@@ -88,21 +140,42 @@ def _plain(value: Any) -> Any:
         return value.letter
     if isinstance(value, Phase):
         return value.name.lower()
-    if isinstance(value, Ruleset):
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, RoundResult | Outcome):
         return value.to_dict()
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
+    if value is not None and not isinstance(value, int | str | bool) and hasattr(value, "kind"):
+        return str(value)  # an action, in notation
     return value
 
 
-def _public(st: State) -> dict[str, Any]:
+def public_seats_to_act(st: State) -> tuple[int, ...]:
+    """The seats that may act now on public grounds: the active seat, and every seat in the round
+    that may call UNO (it holds one card without a call) or catch (another seat is exposed)."""
+    if st.phase >= Phase.ROUND_OVER:
+        return ()
+    catchable = [t for t in range(st.n) if st.exposed[t] and st.in_round[t]]
+    penalty = st.flags.uno_penalty
+    out = []
+    for s in range(st.n):
+        if not st.in_round[s]:
+            continue
+        may_call = len(st.hands[s]) == 1 and not st.called[s]
+        may_catch = penalty and any(t != s for t in catchable)
+        if s == st.active or may_call or may_catch:
+            out.append(s)
+    return tuple(out)
+
+
+def _public(st: State, table: TableInfo, seq: int) -> dict[str, Any]:
     top = st.discard[-1] if st.discard else -1
-    awaiting = None
-    if st.phase is Phase.CHOOSE_COLOR:
-        awaiting = "first_card" if st.color_reason == COLOR_FIRST_CARD else "roulette"
+    awaiting = st.color_reason.label if st.phase is Phase.CHOOSE_COLOR else None
+    over = st.phase is Phase.MATCH_OVER
     return {
-        "ruleset": st.rules,
-        "seats": st.n,
+        "table": table,
+        "seq": seq,
         "round_no": st.round_no,
         "dealer": st.dealer,
         "phase": st.phase,
@@ -122,20 +195,26 @@ def _public(st: State) -> dict[str, Any]:
         "called": tuple(st.called[s] and len(st.hands[s]) == 1 for s in range(st.n)),
         "exposed": tuple(st.exposed),
         "scores": tuple(st.scores),
+        "team_scores": team_scores(st) if st.rules.partnership else None,
         "round_wins": tuple(st.round_wins),
         "awaiting_color_for": awaiting,
+        "seats_to_act": public_seats_to_act(st),
+        "last_round": st.last_round,
+        "outcome": Outcome(st.match_winners, tuple(st.scores), st.round_no, st.match_reason)
+        if over and st.match_reason is not None else None,
     }
 
 
-def spectator_view(st: State) -> SpectatorView:
-    return SpectatorView(**_public(st))
+def spectator_view(st: State, table: TableInfo, seq: int) -> SpectatorView:
+    return SpectatorView(**_public(st, table, seq))
 
 
-def player_view(st: State, seat: int) -> PlayerView:
+def player_view(st: State, seat: int, table: TableInfo, seq: int, legal: Sequence[Action]) -> PlayerView:
     drawn = st.drawn if st.phase is Phase.PLAY_DRAWN and st.active == seat else -1
     return PlayerView(
-        **_public(st),
+        **_public(st, table, seq),
         seat=seat,
         hand=tuple(Card.from_id(c) for c in st.hands[seat]),
         drawn_card=Card.from_id(drawn) if drawn >= 0 else None,
+        legal=tuple(legal),
     )

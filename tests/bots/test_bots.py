@@ -344,7 +344,7 @@ def test_ismcts_evaluation_is_a_distribution_over_the_seats() -> None:
     from unotable.bots.ismcts import _better, auto_horizon, evaluate
 
     game = Game.new(seats=4, seed=3)
-    st = game.state.copy()
+    st = game.clone_state()
     total = sum(evaluate(st, s, False) for s in range(4))
     assert abs(total - 1.0) < 1e-9
     st.hands[1] = st.hands[1][:1]

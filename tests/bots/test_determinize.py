@@ -50,7 +50,7 @@ def positions(
         if rng.random() < 0.2:
             action = legal[rng.randrange(len(legal))]
         else:
-            action = policy.choose(game.state, seat, legal)
+            action = policy.choose(game.clone_state(), seat, legal)
         events = game.play(action, seat)
         for s in range(seats):
             trackers[s].observe([e for e in events if e.visible_to(s)])
@@ -62,7 +62,8 @@ def check_sample(game: Game, seat: int, tracker: Tracker, rng: random.Random) ->
     st = tracker.sample(view, rng)
     # the seat's own hand is exact, and everything the seat may see is unchanged
     assert st.hands[seat] == [c.id for c in view.hand]
-    assert player_view(st, seat) == view
+    legal = legal_actions(st, seat) if st.phase < Phase.ROUND_OVER else []
+    assert player_view(st, seat, view.table, view.seq, legal) == view
     # the other hands have the right sizes; the cards are conserved (GEN-5)
     assert [len(h) for h in st.hands] == list(game.hand_sizes)
     assert len(st.draw) == game.draw_pile_size
@@ -177,6 +178,6 @@ def test_a_sample_without_a_record_uses_the_view_alone() -> None:
     game = Game.new(seats=3, seed=9)
     view = game.view(1)
     st = sample_state(view, random.Random(0))
-    assert player_view(st, 1) == view
+    assert player_view(st, 1, view.table, view.seq, legal_actions(st, 1)) == view
     det = Determinizer(view)
     assert det.sample(random.Random(5)).hands == det.sample(random.Random(5)).hands

@@ -60,7 +60,7 @@ def play(game: Game, policy_seed: int) -> None:
             if steps > FINISH_AFTER:
                 actions = list(game.legal_actions)
                 best = min(map(_finishing_rank, actions))
-                game.play(rng.choice([a for a in actions if _finishing_rank(a) == best]))
+                game.play(rng.choice([a for a in actions if _finishing_rank(a) == best]), active)
                 continue
             others = sorted(game.seats_to_act - {active})
             seat = rng.choice(others) if others and rng.random() < 0.2 else active
@@ -100,7 +100,7 @@ def dumps(doc: dict[str, Any]) -> str:
         parts.append(f', "final": {json.dumps(g["final"])}' + "}")
         games.append("".join(parts))
     return (
-        f'{{"format": "{FORMAT}", "version": 1, "preset": {json.dumps(doc["preset"])}, "games": [\n  '
+        f'{{"format": "{FORMAT}", "version": 2, "preset": {json.dumps(doc["preset"])}, "games": [\n  '
         + ",\n  ".join(games)
         + "\n]}\n"
     )

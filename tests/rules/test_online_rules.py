@@ -69,7 +69,7 @@ def test_every_offered_action_is_a_player_decision(preset: str) -> None:
         for seat in range(4):
             for action in game.legal_actions_for(seat):
                 assert isinstance(action, DECISIONS)
-        game.play(rng.choice(list(game.legal_actions)))
+        game.play(rng.choice(list(game.legal_actions)), game.active_seat)
 
 
 @pytest.mark.rule("NET-4")

@@ -104,7 +104,7 @@ def random_play(game: Game, rnd: random.Random, rounds: int, max_actions: int = 
                 return
             game.next_round()
             continue
-        game.play(rnd.choice(list(game.legal_actions)))
+        game.play(rnd.choice(list(game.legal_actions)), game.active_seat)
     pytest.fail("the random game did not finish its rounds")
 
 
@@ -127,7 +127,7 @@ def _random_match(ruleset: str, seats: int, seed: int, policy_seed: int, actions
             game.next_round()
             continue
         legal = list(game.legal_actions)
-        game.play(legal[rnd.randrange(len(legal))])
+        game.play(legal[rnd.randrange(len(legal))], game.active_seat)
     return game
 
 
@@ -150,9 +150,7 @@ def test_same_seed_and_decisions_give_the_same_game(ruleset: str, seats: int, se
 def test_replaying_the_actions_from_the_seed_rebuilds_the_game() -> None:
     a = _random_match("official", 3, 21, policy_seed=5, actions=800)
     b = Game.new(seats=3, ruleset="official", seed=21)
-    for seat, action in a.actions:
-        if b.phase is Phase.ROUND_OVER:
-            b.next_round()
+    for seat, action in a.actions:  # a deal is an entry of the log, by no seat
         b.play(action, seat)
     assert b.to_position() == a.to_position()
     assert [e.to_dict() for e in b.events] == [e.to_dict() for e in a.events]
@@ -177,7 +175,7 @@ def test_fast_path_and_no_events_give_the_same_game(ruleset: str, seats: int, se
             fast.next_round()
         else:
             action = rnd.choice(list(checked.legal_actions))
-            checked.play(action)
+            checked.play(action, checked.active_seat)
             fast.apply_unchecked(action)
         assert fast.to_position() == checked.to_position()
     assert checked.round_no >= 2

@@ -285,7 +285,7 @@ def test_cards_are_conserved_through_random_play(ruleset: Ruleset | str, seats: 
         if game.phase is Phase.ROUND_OVER:
             game.next_round()
         else:
-            events = game.play(rnd.choice(list(game.legal_actions)))
+            events = game.play(rnd.choice(list(game.legal_actions)), game.active_seat)
             kinds.update(e.type for e in events)
         assert table_counter(game) == deck
         assert sum(game.hand_sizes) + game.draw_pile_size + len(game.discard_pile) <= sum(deck.values())
@@ -454,7 +454,7 @@ def test_card_leaves_the_hand_before_its_effect() -> None:
     assert str(game.top_card) == "R7" and game.current_color is Color.RED
     assert (hand(game, 0), hand(game, 1)) == (["B4"], ["G1", "G2"])
     types = [e.type for e in events]
-    assert types == ["played", "hands_swapped", "new_hand", "new_hand", "exposed"]
+    assert types == ["card_played", "hands_swapped", "new_hand", "new_hand", "exposed"]
     assert events[-1] == Exposed(0)
     assert game.active_seat == 1
 
@@ -464,7 +464,7 @@ def test_last_card_rules_replace_the_effect() -> None:
     game = game_at(["GS", "B5 B6", "Y5"], "G3", "G9")
     events = game.play("GS")
     assert of(events, Skipped) == []
-    assert [e.type for e in events] == ["played", "round_ended"]
+    assert [e.type for e in events] == ["card_played", "round_ended"]
     assert game.phase is Phase.ROUND_OVER
     assert game.round_result().winner == 0
     rules = OFFICIAL.replace(seven_zero=True)
@@ -478,7 +478,7 @@ def test_last_card_rules_replace_the_effect() -> None:
 def test_penalty_then_next_seat_after_the_exposure() -> None:
     game = game_at(["RD2 R1", "B5 B6", "Y5"], "R3", "G9 G8 G7")
     events = game.play("RD2")
-    assert [e.type for e in events] == ["played", "penalty", "drew", "drew_cards", "exposed"]
+    assert [e.type for e in events] == ["card_played", "penalty_pending", "drew", "drew_cards", "exposed"]
     assert events[1] == PenaltyPending(1, 2)
     assert events[2] == Drew(1, 2, "penalty")
     assert hand(game, 1) == ["B5", "B6", "G9", "G8"]
@@ -738,7 +738,8 @@ def test_reshuffle_keeps_the_top_card_and_its_color() -> None:
 def test_reshuffle_in_the_middle_of_a_penalty() -> None:
     game = game_at(["RD2 R1", "Y7", ""], "G7 R5", "B1", dump=2, seed=3)
     events = game.play("RD2")
-    assert [e.type for e in events][:5] == ["played", "penalty", "reshuffled", "drew", "drew_cards"]
+    assert [e.type for e in events][:5] == ["card_played", "penalty_pending", "reshuffled", "drew",
+                                            "drew_cards"]
     assert events[2] == Reshuffled(2)  # G7 and R5; RD2 stays on top
     assert events[3] == Drew(1, 2, "penalty")
     assert hand(game, 1)[:2] == ["Y7", "B1"] and hand(game, 1)[2] in ("G7", "R5")
@@ -866,6 +867,6 @@ def test_automatic_passes_count_only_in_a_row() -> None:
 def test_call_uno_is_not_a_turn_action() -> None:
     game = game_at(["R5 G2", "B5", "Y5 Y6"], "R3", "G9")
     events = game.play(CallUno(), 1)
-    assert events[0].type == "uno"
+    assert events[0].type == "uno_called"
     assert game.active_seat == 0
     assert of(events, NewHand) == [] and of(events, DirectionChanged) == []

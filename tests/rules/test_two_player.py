@@ -77,7 +77,7 @@ def test_reverse_gives_the_player_another_turn(ruleset: str) -> None:
 @pytest.mark.rule("TWO-2")
 def test_reverse_with_two_seats_left_in_the_round() -> None:
     # No Mercy after a knock-out (TWO-1): two of three seats are in the round
-    game = game_at(["RR R6", "B5 B6", ""], "R3", "Y9", ruleset=NO_MERCY, knocked_out=[1])
+    game = game_at(["RR R6", "B5 B6", ""], "R3", "Y9", ruleset=NO_MERCY, knocked_out=[2])
     game.play("RR")
     assert game.active_seat == 0
     # an elimination match with one seat out

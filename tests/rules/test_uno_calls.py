@@ -13,6 +13,7 @@ from unotable import (
     Catch,
     Color,
     Game,
+    InvalidActionError,
     NotYourTurnError,
     Phase,
     Ruleset,
@@ -151,7 +152,9 @@ def test_call_still_allowed_after_the_window_closed():
 @pytest.mark.rule("CL-UNO-2")
 def test_active_seat_holding_one_card_may_call_on_its_turn():
     g = make([["R5"], ["R2", "Y2", "B2"], ["R4", "B4", "G4"]], ["G3"], draw=DRAW)
-    assert g.play("uno") == [UnoCalled(0)]
+    # an action that can be made out of turn needs its seat named, even by the active seat
+    rejected(g, "uno", error=InvalidActionError)
+    assert g.play("uno", seat=0) == [UnoCalled(0)]
     assert called(g) == [0]
     assert g.active_seat == 0
 
@@ -205,7 +208,7 @@ def test_flag_on_a_swap_judged_by_the_resulting_hand():
 def test_call_while_holding_more_than_one_card_is_rejected():
     g = make([["R7", "R5"], ["R2", "Y2", "B2"], ["R4", "B4", "G4"]], ["R3"])
     assert "uno" not in g.legal_actions
-    rejected(g, "uno")
+    rejected(g, "uno", seat=0)
     rejected(g, "uno", seat=2)
 
 
@@ -235,7 +238,7 @@ def test_false_call_with_penalty_is_accepted_and_the_caller_draws():
 def test_false_call_penalty_three_from_the_active_seat():
     g = make([["R7", "R5"], ["R2", "Y2", "B2"], ["R4", "B4", "G4"]], ["R3"],
              ruleset=Ruleset(false_uno_penalty=3), draw=DRAW)
-    ev = g.play("uno")
+    ev = g.play("uno", seat=0)
     assert ev[0] == FalseUno(0, 3)
     assert hands(g)[0] == "R7 R5 G5 G6 G7"
     assert g.active_seat == 0 and g.phase is Phase.PLAY
@@ -338,7 +341,8 @@ def test_catch_by_a_seat_that_is_not_active():
 @pytest.mark.rule("CL-UNO-5")
 def test_catch_by_the_active_seat_with_uno_penalty_four():
     g = exposed_seat0(Ruleset(uno_penalty=4))
-    g.play("catch:0")
+    rejected(g, "catch:0", error=InvalidActionError)  # the catcher must be named
+    g.play("catch:0", seat=g.active_seat)
     assert hands(g)[0] == "R5 G5 G6 G7 G8"
     assert g.active_seat == 1
 
@@ -458,7 +462,7 @@ def test_shuffle_replaces_a_called_hand():
 
 @pytest.mark.rule("CL-UNO-8")
 def test_eliminated_seat_cannot_call_or_catch():
-    g = make([["R7", "R5"], ["R2", "Y2", "B2"], ["R4", "B4", "G4"], ["G7"]], ["R3"],
+    g = make([["R7", "R5"], ["R2", "Y2", "B2"], ["R4", "B4", "G4"], []], ["R3"],
              ruleset=Ruleset(scoring="elimination"), eliminated=[3])
     g.play("R7")
     assert g.exposed == (0,)

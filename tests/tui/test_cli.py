@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from unotable import Game, RecordError
+from unotable import Game, RecordError, __version__
 from unotable.bots import make_bot
 from unotable.cli import main
 from unotable.record import Record
@@ -19,10 +19,7 @@ from unotable.tui.replay import replay_lines, run_replay
 def played_round(seed: int = 3, seats: int = 3) -> Game:
     """A game with one whole round played by bots."""
     game = Game.new(seats, "official", seed)
-    table = Table(game, {s: make_bot("random") for s in range(seats)}, seed)
-    while game.round_no == 1 and not game.is_over() and game.phase.name != "ROUND_OVER":
-        if table.react() is None:
-            table.bot_turn(game.active_seat)
+    Table(game, {s: make_bot("random") for s in range(seats)}, seed).arbiter().play_round()
     return game
 
 
@@ -40,7 +37,7 @@ def record_file(game: Game, tmp_path: Path) -> Path:
 
 def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out == "unotable 0.1.0\n"
+    assert capsys.readouterr().out == f"unotable {__version__}\n"
     assert main(["--help"]) == 0
     text = capsys.readouterr().out
     for word in ("play", "simulate", "replay", "--version"):
@@ -164,7 +161,7 @@ def test_replay_command(record_file: Path, capsys: pytest.CaptureFixture[str]) -
     ("content", "message"),
     [
         ("not json", "not JSON"),
-        ('{"format": "something"}', "not a unotable-record version 1 document"),
+        ('{"format": "something"}', "not a unotable-record document of version 1 or 2"),
     ],
 )
 def test_replay_rejects_bad_records(content: str, message: str, tmp_path: Path,

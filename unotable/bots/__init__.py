@@ -8,12 +8,15 @@ Every bot implements ``choose(view, legal, rng) -> Action | None`` on a
 - ``heuristic`` (:mod:`~unotable.bots.heuristic`): a documented hand-written strategy;
 - ``ismcts`` (:mod:`~unotable.bots.ismcts`): information-set Monte Carlo tree search.
 
+:mod:`unotable.bots.registry` names them (:func:`make_bot`, :func:`register`);
 :mod:`unotable.bots.arena` plays them against each other (``unotable simulate``).
 
 >>> from unotable.bots import make_bot
 >>> make_bot("heuristic").name
 'heuristic'
 """
-from unotable.bots.base import BOT_NAMES, BaseBot, Bot, make_bot, parse_bot_spec
+from unotable.bots.base import BaseBot, Bot
+from unotable.bots.registry import BOT_NAMES, BotSpecError, make_bot, parse_bot_spec, register, unregister
 
-__all__ = ["BOT_NAMES", "BaseBot", "Bot", "make_bot", "parse_bot_spec"]
+__all__ = ["BOT_NAMES", "BaseBot", "Bot", "BotSpecError", "make_bot", "parse_bot_spec", "register",
+           "unregister"]

@@ -2,18 +2,10 @@
 
 ``unotable simulate`` calls :func:`main`; programs call :func:`run_arena`.
 
-How a game is driven (the out-of-turn protocol). After every action, and before the first:
-
-1. Every seat with legal actions other than the active seat is offered them, in turn order from
-   the active seat (as the terminal client does). Each bot gets ``game.view(seat)``,
-   ``game.legal_actions_for(seat)`` and its own seeded RNG, and answers an action or None. The
-   first seat that answers an action has it applied (GEN-3: first come, first served), and the
-   round starts again at step 1 with the new state. A seat is asked at most once per state.
-2. When every other seat has declined, the active seat is asked and must answer an action (a call
-   or a catch first is allowed: it is then asked again).
-
-After each applied action every bot with ``observe`` receives the events its seat may see
-(``Event.visible_to``); at the start it receives the deal's. Bots never see the :class:`Game`.
+How a game is driven: by :class:`unotable.arbiter.Arbiter`, the one table driver of the project,
+whose documented order asks the out-of-turn seats (calls, catches, jump-ins) in turn order from the
+active seat, then the active seat, and feeds every bot with ``observe`` the events its seat may
+see. Each bot gets its seat's view, its legal actions and its own seeded RNG, never the game.
 
 Seats are rotated to cancel position bias: games come in blocks of one game per rotation of the
 bot list, and the games of a block share one deal (the same game seed), so each bot is dealt each
@@ -33,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import json
 import math
 import multiprocessing
@@ -44,8 +35,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from unotable.actions import CALL_UNO, CATCH, Action
-from unotable.bots.base import Bot, make_bot, parse_bot_spec
+from unotable.actions import CALL_UNO, CATCH
+from unotable.arbiter import Applied, Arbiter, ArbiterError, derive_seed
+from unotable.bots.base import Bot
+from unotable.bots.registry import make_bot, parse_bot_spec
 from unotable.errors import UnoError
 from unotable.game import Game
 from unotable.rules import Ruleset
@@ -73,12 +66,6 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     center = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
     return (max(0.0, center - half), min(1.0, center + half))
-
-
-def derive_seed(*parts: object) -> int:
-    """A 63-bit seed from the given parts (stable across runs, machines and Python versions)."""
-    digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 @dataclass(frozen=True)
@@ -129,67 +116,30 @@ def play_game(config: Config, index: int, factory: Callable[[str], Bot] | None =
     rules = config.rules()
     game = Game.new(seats=n, ruleset=rules, seed=game_seed)
     bots: list[Bot] = [build(spec) for spec in specs]
-    rngs = [random.Random(derive_seed(config.seed, "bot", index, s)) for s in range(n)]
-    observers: list[Callable[[Sequence[Any]], None] | None] = [getattr(b, "observe", None) for b in bots]
+    rngs = {s: random.Random(derive_seed(config.seed, "bot", index, s)) for s in range(n)}
     turns = [0] * n
-    actions = 0
 
-    def feed(events: Sequence[Any]) -> None:
-        if not events:
-            return
-        for s in range(n):
-            obs = observers[s]
-            if obs is not None:
-                mine = [e for e in events if e.visible_to(s)]
-                if mine:
-                    obs(mine)
+    def count(done: Applied) -> None:
+        if done.seat is not None and done.action.kind != CALL_UNO and done.action.kind != CATCH:
+            turns[done.seat] += 1
 
-    def act(seat: int, action: Action) -> None:
-        nonlocal actions
-        try:
-            events = game.play(action, seat)
-        except UnoError as exc:
-            raise ArenaError(f"game {index}: bot {specs[seat]} at seat {seat} chose {action}: {exc}") from exc
-        if action.kind != CALL_UNO and action.kind != CATCH:
-            turns[seat] += 1
-        actions += 1
-        feed(events)
-
-    feed(game.events)
+    arbiter = Arbiter(game, dict(enumerate(bots)), rngs, on_applied=count)
     rounds = 0
     finished = True
     start_scores = [0] * n
+    actions = 0
     while True:
-        while game.phase < Phase.ROUND_OVER:
-            if actions >= config.max_actions:
-                finished = False
-                break
-            active = game.active_seat
-            direction = game.direction
-            acted = False
-            for step in range(1, n):
-                seat = (active + step * direction) % n
-                legal = game.legal_actions_for(seat)
-                if not legal:
-                    continue
-                choice = bots[seat].choose(game.view(seat), legal, rngs[seat])
-                if choice is not None:
-                    act(seat, choice)
-                    acted = True
-                    break
-            if acted:
-                continue
-            legal = game.legal_actions_for(active)
-            choice = bots[active].choose(game.view(active), legal, rngs[active])
-            if choice is None:
-                raise ArenaError(f"game {index}: bot {specs[active]} at seat {active} passed on its turn")
-            act(active, choice)
-        if not finished:
+        try:
+            actions += arbiter.play_round(config.max_actions - actions)
+        except ArbiterError as exc:
+            raise ArenaError(f"game {index}: {exc} (bots: {', '.join(specs)})") from exc
+        if game.phase < Phase.ROUND_OVER:
+            finished = False
             break
         rounds += 1
         if config.mode == "round" or game.phase is Phase.MATCH_OVER:
             break
-        feed(game.next_round())
+        arbiter.deal()
     winners: tuple[int, ...] = ()
     if not finished:
         points = tuple(0 for _ in range(n))

@@ -1,4 +1,4 @@
-"""The bot protocol, the registry, and helpers that every bot shares.
+"""The bot protocol and helpers that every bot shares (the registry is :mod:`unotable.bots.registry`).
 
 A bot is any object with ``choose(view, legal, rng) -> Action | None`` (see :class:`Bot`). It
 receives the seat's :class:`~unotable.views.PlayerView`, the seat's legal actions and a seeded
@@ -12,33 +12,22 @@ not the active seat but has legal actions is asked with ``choose`` (or ``react``
 the terminal client prefers) and returns None to let the chance pass. The active seat must return
 an action; it may return a call or a catch first, and is then asked again.
 
->>> bot = make_bot("random")
->>> bot.name
-'random'
->>> sorted(BOT_NAMES)
-['heuristic', 'ismcts', 'random', 'rule-v1']
+>>> from unotable.bots.random_bot import RandomBot
+>>> isinstance(RandomBot(), Bot), RandomBot().name
+(True, 'random')
 """
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from unotable.actions import Action, Play
 from unotable.events import Event
 from unotable.state import Phase
 from unotable.views import PlayerView
 
-__all__ = [
-    "BOT_NAMES",
-    "BaseBot",
-    "Bot",
-    "best_uno",
-    "is_turn",
-    "make_bot",
-    "parse_bot_spec",
-    "register",
-]
+__all__ = ["BaseBot", "Bot", "best_uno", "is_turn"]
 
 
 @runtime_checkable
@@ -89,75 +78,3 @@ def best_uno(actions: Sequence[Action]) -> list[Action]:
         a for a in actions
         if not (isinstance(a, Play) and not a.uno and (a.card, a.color, a.target) in flagged)
     ]
-
-
-_REGISTRY: dict[str, Callable[..., Bot]] = {}
-
-
-def register(name: str, factory: Callable[..., Bot]) -> None:
-    """Add a bot factory to the registry under ``name``."""
-    _REGISTRY[name] = factory
-
-
-def _load() -> None:
-    if _REGISTRY:
-        return
-    from unotable.bots.heuristic import HeuristicBot
-    from unotable.bots.ismcts import IsmctsBot
-    from unotable.bots.random_bot import RandomBot
-    from unotable.bots.rule_v1 import RuleV1Bot
-
-    register("random", RandomBot)
-    register("rule-v1", RuleV1Bot)
-    register("heuristic", HeuristicBot)
-    register("ismcts", IsmctsBot)
-
-
-BOT_NAMES: tuple[str, ...] = ("random", "rule-v1", "heuristic", "ismcts")
-"""The built-in bot names, weakest first."""
-
-
-def _value(text: str) -> object:
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return text
-
-
-def parse_bot_spec(spec: str) -> tuple[str, dict[str, object]]:
-    """Read ``name`` or ``name:key=value:key=value`` (as the arena's ``--bots`` takes it).
-
-    >>> parse_bot_spec("ismcts:iterations=200:c=0.5")
-    ('ismcts', {'iterations': 200, 'c': 0.5})
-    """
-    name, *parts = spec.strip().split(":")
-    options: dict[str, object] = {}
-    for part in parts:
-        if "=" not in part:
-            raise ValueError(f"bot option {part!r} in {spec!r} is not key=value")
-        key, value = part.split("=", 1)
-        options[key.strip().replace("-", "_")] = _value(value.strip())
-    return _canonical(name), options
-
-
-def _canonical(name: str) -> str:
-    key = name.strip().lower().replace("_", "-")
-    return {"rulev1": "rule-v1", "rule": "rule-v1", "mcts": "ismcts"}.get(key, key)
-
-
-def make_bot(name: str, **options: Any) -> Bot:
-    """A new bot by registry name (``random``, ``rule-v1``, ``heuristic``, ``ismcts``) or spec.
-
-    ``name`` may carry options as in :func:`parse_bot_spec`; keyword options override them.
-    """
-    _load()
-    key, spec_options = parse_bot_spec(name)
-    factory = _REGISTRY.get(key)
-    if factory is None:
-        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(_REGISTRY)}")
-    return factory(**{**spec_options, **options})

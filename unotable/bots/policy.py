@@ -13,7 +13,7 @@ from the active seat, the first seat with a call, a catch or a jump-in takes it.
 
 >>> from unotable.game import Game
 >>> g = Game.new(seats=3, seed=4, events=False)
->>> st = g.state.copy()
+>>> st = g.clone_state()
 >>> steps = 0
 >>> while st.phase < Phase.ROUND_OVER and steps < 2000:
 ...     step(st)
@@ -53,7 +53,7 @@ from unotable.cards import (
 from unotable.movegen import add_plays, can_draw, legal_actions, receives_from
 from unotable.resolve import apply
 from unotable.rules import Stacking
-from unotable.state import COLOR_FIRST_CARD, Phase, State
+from unotable.state import ColorReason, Phase, State
 
 __all__ = ["act", "choose", "react", "step"]
 
@@ -293,7 +293,7 @@ def _respond(st: State, seat: int, legal: list[Action]) -> Action:
 
 def _color(st: State, seat: int, legal: list[Action]) -> Action:
     hand = st.hands[seat]
-    if st.color_reason == COLOR_FIRST_CARD:
+    if st.color_reason == ColorReason.FIRST_CARD:
         want = _best(_colors(hand))
     else:  # a Color Roulette: the color least seen in the hand and the discard pile
         seen = _colors(hand)

@@ -1,10 +1,11 @@
 """``unotable play``: you against bots in the terminal.
 
 The loop shows the table as your seat sees it (``game.view(seat)``) and one line for every event
-your seat may see (``game.events_for(seat)``, as it grows). Between your turns the bots play and
-react out of turn (UNO calls, catches, jump-ins) through :class:`~unotable.tui.driver.Table`.
-When you may act out of turn yourself (call UNO, catch a seat, jump in), you are asked; press
-Enter to let play go on. Rejected input prints the engine's reason and asks again: the game is
+your seat may see (``game.events_since``, as it grows). The table is driven by
+:class:`unotable.arbiter.Arbiter`, with you as the agent of your seat: the bots play and react out
+of turn (UNO calls, catches, jump-ins) in its documented order, and when you may act out of turn
+yourself (call UNO, catch a seat, jump in), you are asked in your place in that order; press Enter
+to let play go on. Rejected input prints the engine's reason and asks again: the game is
 unchanged. End of input or ``quit`` ends the session with status 0, Ctrl-C with 130; a finished
 match offers to save its record (:mod:`unotable.record`).
 """
@@ -31,6 +32,7 @@ from unotable.actions import (
     Pass,
     Play,
 )
+from unotable.arbiter import Applied
 from unotable.cards import Color
 from unotable.errors import NotationError, RulesetError, UnoError
 from unotable.game import Game
@@ -39,6 +41,7 @@ from unotable.state import Phase
 from unotable.tui.commands import missing, read_line
 from unotable.tui.driver import Bot, Table, make_bot
 from unotable.tui.render import Style, event_lines, seat_names, table_lines
+from unotable.views import PlayerView
 
 __all__ = ["HELP", "PlayConfig", "Session", "SetupError", "parse_option", "run_play"]
 
@@ -152,8 +155,8 @@ class Session:
         self._ask = ask
         self.seed = seed
         self._shown = 0
-        self._declined = -1
-        self._table_shown = -1
+        self._table_shown: tuple[int, int] = (-1, -1)
+        self.arbiter = table.arbiter({self.me: _Human(self)}, on_applied=self._applied)
 
     # -- input and output ----------------------------------------------------------------------
 
@@ -167,10 +170,20 @@ class Session:
 
     def flush_events(self) -> None:
         """Print the events the human's seat may see that are not shown yet."""
-        events = self.game.events
-        for line in event_lines(events[self._shown:], self.names, self.style, self.me):
+        new = self.game.events_since(self._shown, self.me)
+        for line in event_lines(new, self.names, self.style, self.me):
             self.say("  " + line)
-        self._shown = len(events)
+        self._shown = self.game.last_seq
+
+    def _applied(self, done: Applied) -> None:
+        """After every applied action: a bot's action is shown as it happens, paced by --delay."""
+        if done.seat is not None and done.seat != self.me and self.config.delay > 0:
+            self.flush_events()
+            time.sleep(self.config.delay)
+
+    @property
+    def version(self) -> tuple[int, int]:
+        return (self.game.action_count, self.game.last_seq)
 
     # -- the match -----------------------------------------------------------------------------
 
@@ -215,28 +228,9 @@ class Session:
                 return
             if game.phase is Phase.ROUND_OVER:
                 self.between_rounds()
-                game.next_round()
+                self.arbiter.deal()
                 continue
-            mine = game.legal_action_list(self.me) if game.active_seat != self.me else []
-            actions = game.actions
-            # The human gets the first chance, except right after their own action: then the bots
-            # may catch a forgotten UNO before the human can make up for it.
-            human_first = not actions or actions[-1][0] != self.me
-            if mine and human_first and self._declined != self.table.version:
-                self.out_of_turn(mine)
-                continue
-            if self.table.react(skip=self.me) is not None:
-                continue
-            if mine and self._declined != self.table.version:
-                self.out_of_turn(mine)
-                continue
-            if game.active_seat == self.me:
-                self.my_turn()
-            else:
-                self.table.bot_turn(game.active_seat)
-                if self.config.delay > 0:
-                    self.flush_events()
-                    time.sleep(self.config.delay)
+            self.arbiter.step()
 
     def between_rounds(self) -> None:
         view = self.game.view(self.me)
@@ -291,7 +285,7 @@ class Session:
         for line in table_lines(view, self.names, self.style, self.levels, self._title(), playable):
             self.say(line)
         self.say(self.options_line(legal))
-        self._table_shown = self.table.version
+        self._table_shown = self.version
 
     def options_line(self, legal: Sequence[Action]) -> str:
         """What the human may do now, in the words they can type."""
@@ -318,23 +312,27 @@ class Session:
             text += f"  (add ! to call UNO with your play: {indices[0]}!)"
         return text
 
-    def my_turn(self) -> None:
-        if self._table_shown != self.table.version:
+    def my_turn(self) -> Action:
+        self.flush_events()
+        if self._table_shown != self.version:
             self.show_table()
         else:
             self.say(self.options_line(self.game.legal_action_list(self.me)))
-        self.prompt_action("> ", out_of_turn=False)
+        action = self.prompt_action("> ", out_of_turn=False)
+        assert action is not None
+        return action
 
-    def out_of_turn(self, legal: Sequence[Action]) -> None:
+    def out_of_turn(self, legal: Sequence[Action]) -> Action | None:
+        self.flush_events()
         view = self.game.view(self.me)
         top = self.style.card(view.top_card) if view.top_card is not None else "(none)"
         color = self.style.color_word(view.current_color)
         self.say(f"You may act out of turn. Top card: {top}, color {color}. "
                  f"Your hand: {self.style.hand(view.hand)}")
         self.say(self.options_line(legal) + "   (Enter: let play go on)")
-        self.prompt_action("(out of turn) > ", out_of_turn=True)
+        return self.prompt_action("(out of turn) > ", out_of_turn=True)
 
-    def prompt_action(self, prompt: str, out_of_turn: bool) -> None:
+    def prompt_action(self, prompt: str, out_of_turn: bool) -> Action | None:
         """Ask until the human makes a legal action (or, out of turn, lets the chance pass)."""
         game = self.game
         while True:
@@ -353,8 +351,7 @@ class Session:
                 continue
             if isinstance(command, str):
                 if command == "empty" and out_of_turn:
-                    self._declined = self.table.version
-                    return
+                    return None
                 self.word(command)
                 continue
             legal = game.legal_action_list(self.me)
@@ -362,11 +359,9 @@ class Session:
             if action is None:
                 continue
             try:
-                game.play(action, self.me)
+                return game.check(action, self.me)
             except UnoError as exc:
                 self.say(self.style.error(f"✗ {exc}"))
-                continue
-            return
 
     def word(self, command: str) -> None:
         if command == "quit":
@@ -415,6 +410,24 @@ class Session:
             if answer.isdigit() and int(answer) in targets:
                 return int(answer)
             self.say(self.style.error(f"✗ {answer!r} is not one of the seats you can target: {choices}"))
+
+
+class _Human:
+    """The person's agent for the arbiter: it asks at the terminal, through the session."""
+
+    name = "human"
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def choose(self, view: PlayerView, legal: Sequence[Action], rng: object) -> Action | None:
+        del rng
+        if view.active == view.seat and view.phase < Phase.ROUND_OVER:
+            return self.session.my_turn()
+        return self.session.out_of_turn(legal)
+
+    def rejected(self, action: Action, error: UnoError) -> None:
+        self.session.say(self.session.style.error(f"✗ {error}"))
 
 
 def run_play(config: PlayConfig, out: TextIO | None = None, ask: Callable[[str], str] | None = None) -> int:

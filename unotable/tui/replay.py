@@ -24,7 +24,6 @@ from unotable.errors import RecordError
 from unotable.events import Event
 from unotable.game import Game
 from unotable.record import Record, replay
-from unotable.state import Phase
 from unotable.tui.render import Style, event_lines
 
 __all__ = ["Viewer", "replay_lines", "run_replay"]
@@ -41,22 +40,30 @@ def replay_lines(record: Record, style: Style, viewer: Viewer = "full") -> Itera
     final = replay(record)
     if isinstance(viewer, int) and not 0 <= viewer < record.seats:
         raise RecordError(f"seat {viewer} does not exist: the record has seats 0 to {record.seats - 1}")
-    names = [f"Seat {s}" for s in range(record.seats)]
+    names = list(record.names) if record.names else [f"Seat {s}" for s in range(record.seats)]
     seat: int | None = viewer if isinstance(viewer, int) else None
 
     def visible(events: Sequence[Event]) -> Iterator[str]:
         for line in event_lines(events, names, style, seat, everything=viewer == "full"):
             yield "      " + line
 
-    count = len(record.actions)
+    count = sum(1 for actor, _ in record.actions if actor is not None)
     who = {"full": "full view", "public": "public view"}.get(str(viewer), f"as seat {viewer} saw it")
-    yield (f"Record: {record.ruleset.describe()}, {record.seats} seats, seed {record.seed}, "
+    start = f"seed {record.seed}" if record.seed is not None else "a start position"
+    yield (f"Record: {record.ruleset.describe()}, {record.seats} seats, {start}, "
            f"{count} action{'' if count == 1 else 's'} ({who})")
-    game = Game.new(record.seats, record.ruleset, record.seed)
+    if record.position is not None:
+        game = Game.from_position(record.position)
+    else:
+        assert record.seed is not None
+        game = Game.new(record.seats, record.ruleset, record.seed)
     yield from visible(game.events)
-    for i, (actor, action) in enumerate(record.actions, start=1):
-        if game.phase is Phase.ROUND_OVER:
-            yield from visible(game.next_round())
+    i = 0
+    for actor, action in record.actions:
+        if actor is None:  # the referee deals the next round
+            yield from visible(game.play(action))
+            continue
+        i += 1
         hand = ""
         if viewer == "full" or viewer == actor:
             hand = " " + style.dim("[" + " ".join(str(c) for c in game.hand(actor)) + "]")
