@@ -22,7 +22,7 @@ from unotable.errors import RecordError, UnoError
 from unotable.record import Record
 from unotable.rules import PRESET_NAMES
 from unotable.tui.driver import BOT_LEVELS, BotError
-from unotable.tui.play import PlayConfig, SetupError, run_play
+from unotable.tui.play import DEFAULT_DELAY, PlayConfig, SetupError, run_play
 from unotable.tui.render import Style, use_color
 from unotable.tui.replay import Viewer, run_replay
 
@@ -71,8 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
                       help="no ANSI colors (also: NO_COLOR set, or output not a terminal)")
     play.add_argument("--save", metavar="PATH",
                       help="write the match record to PATH at the end (or on quitting), without asking")
-    play.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
-                      help="pause after each bot action (default 0)")
+    pace = play.add_mutually_exclusive_group()
+    pace.add_argument("--delay", type=_delay, default=DEFAULT_DELAY, metavar="SECONDS",
+                      help=f"pause after each bot action, to follow the table (default {DEFAULT_DELAY})")
+    pace.add_argument("--fast", dest="delay", action="store_const", const=0.0,
+                      help="no pause after bot actions (the same as --delay 0)")
 
     sub.add_parser("simulate", help="bot-vs-bot matches (see unotable simulate --help)", add_help=False)
 
@@ -90,6 +93,17 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--step", action="store_true", help="wait for Enter after each action")
     rep.add_argument("--no-color", action="store_true", help="no ANSI colors")
     return parser
+
+
+def _delay(text: str) -> float:
+    """``--delay SECONDS``: a number of seconds, 0 or more (argparse turns the error into a usage message)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 60 or value != value:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a delay from 0 to 60 seconds")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:

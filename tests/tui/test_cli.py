@@ -62,6 +62,7 @@ def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
         (["play", "--bots", "superbot"], "cannot make a 'superbot' bot"),
         (["play", "--seat", "5", "--seats", "3"], "seat 5 does not exist"),
         (["play", "--seed", "-3"], "non-negative"),
+        (["play", "--bots", "ismcts:nosuch=1"], "bot 'ismcts' has no option 'nosuch'"),
     ],
 )
 def test_play_flag_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -71,11 +72,47 @@ def test_play_flag_errors(argv: list[str], message: str, capsys: pytest.CaptureF
     assert message in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "--delay", "-1"], "argument --delay: '-1' is not a delay from 0 to 60 seconds"),
+        (["play", "--delay", "soon"], "argument --delay: 'soon' is not a number of seconds"),
+        (["play", "--delay", "nan"], "is not a delay"),
+        (["play", "--fast", "--delay", "1"], "not allowed with argument"),
+    ],
+)
+def test_delay_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: unotable play")
+    assert message in err
+
+
+def test_delay_default_and_fast() -> None:
+    from unotable.cli import build_parser
+    from unotable.tui.play import DEFAULT_DELAY
+
+    parser = build_parser()
+    assert DEFAULT_DELAY == 0.6
+    assert parser.parse_args(["play"]).delay == DEFAULT_DELAY
+    assert parser.parse_args(["play", "--fast"]).delay == 0.0
+    assert parser.parse_args(["play", "--delay", "0"]).delay == 0.0
+    assert parser.parse_args(["play", "--delay", "1.5"]).delay == 1.5
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=abc", "ismcts:nosuch=1", "nosuchbot"])
+def test_simulate_bad_bot_spec_is_a_usage_error(spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--bots", spec, "--games", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("unotable simulate: error: ")
+    assert "Traceback" not in err
+
+
 def test_play_reads_standard_input(monkeypatch: pytest.MonkeyPatch,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     lines = iter(["quit"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
-    assert main(["play", "--seed", "5", "--bots", "random", "--seats", "3", "--name", "Ann"]) == 0
+    assert main(["play", "--seed", "5", "--bots", "random", "--seats", "3", "--name", "Ann", "--fast"]) == 0
     out = capsys.readouterr().out
     assert "3 seats, seed 5. You are seat 0; against Bot 1 (random), Bot 2 (random)." in out
     assert "Ann was dealt GS B3 R8 BD2 W4 B2 R3" in out

@@ -1,11 +1,12 @@
 """``unotable play`` driven through a real pseudo-terminal (the ``term`` fixture in conftest.py).
 
-The child is ``python -m unotable.cli play --seed 5 --bots random --seats 3 --no-color``; with
+The child is ``python -m unotable.cli play --seed 5 --bots random --seats 3 --no-color --fast``; with
 seed 5 the human (seat 0) is dealt GS B3 R8 BD2 W4 B2 R3 and bot 2 opens with B7 on B9.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from collections.abc import Callable
@@ -15,7 +16,7 @@ from typing import Any
 from unotable import Game
 from unotable.cli import main
 
-ARGS = ("play", "--seed", "5", "--bots", "random", "--seats", "3", "--no-color")
+ARGS = ("play", "--seed", "5", "--bots", "random", "--seats", "3", "--no-color", "--fast")
 PROMPT = (
     r"(?m)(^> $|^\(out of turn\) > $|Press Enter to deal[^\n]*: $|Name a color[^\n]*: $"
     r"|Target seat[^\n]*: $|Save the record[^\n]*\] $|File name[^\n]*: $)"
@@ -38,6 +39,50 @@ def test_the_table_hand_and_top_card_are_shown(term: Callable[..., Any]) -> None
     assert t.wait() == 0
     assert t.screen.endswith("Goodbye.\n")
     assert "Traceback" not in t.screen
+
+
+def bot_lines_timed(t: Any) -> list[tuple[str, float]]:
+    """After the human plays B3: each bot line as it shows up, with the time it showed up."""
+    t.send("1")
+    t.expect(r"You played B3")
+    seen = []
+    for line in (r"Bot 1 drew 1 card\n", r"Bot 2 drew 1 card\n", r"Bot 2 kept the card and passed\n"):
+        m = t.expect(line)
+        seen.append((m.group(0), time.monotonic(), t.screen[m.end():]))
+    t.expect(r"(?m)^> $")
+    return [(line, at) for line, at, after in seen if "Bot" not in after]
+
+
+def test_bot_actions_are_paced_and_shown_one_at_a_time(term: Callable[..., Any]) -> None:
+    args = [a for a in ARGS if a != "--fast"]
+    t = term(*args, "--delay", "0.4")
+    t.expect(r"(?m)^> $")
+    started = time.monotonic()
+    timed = bot_lines_timed(t)
+    assert len(timed) == 3  # each line was on the screen before the next bot acted
+    gaps = [b - a for (_, a), (_, b) in itertools.pairwise(timed)]
+    assert all(gap >= 0.3 for gap in gaps), gaps
+    assert timed[0][1] - started < 2
+    t.send("q")
+    t.expect(r"Quit|Goodbye")
+    t.close()
+
+
+def test_the_default_pace_and_fast(term: Callable[..., Any]) -> None:
+    args = [a for a in ARGS if a != "--fast"]
+    t = term(*args)  # no flag: the default delay of 0.6 s
+    t.expect(r"(?m)^> $")
+    timed = bot_lines_timed(t)
+    gaps = [b - a for (_, a), (_, b) in itertools.pairwise(timed)]
+    assert len(gaps) == 2 and all(gap >= 0.5 for gap in gaps), gaps
+    t.close()
+    t = term(*ARGS)  # --fast: no pause at all
+    t.expect(r"(?m)^> $")
+    t.send("1")
+    before = time.monotonic()
+    t.expect(r"Bot 2 kept the card and passed")
+    assert time.monotonic() - before < 0.5
+    t.close()
 
 
 def test_illegal_input_is_explained_and_the_game_goes_on(term: Callable[..., Any]) -> None:

@@ -43,7 +43,7 @@ from unotable.tui.driver import Bot, Table, make_bot
 from unotable.tui.render import Style, event_lines, seat_names, table_lines
 from unotable.views import PlayerView
 
-__all__ = ["HELP", "PlayConfig", "Session", "SetupError", "parse_option", "run_play"]
+__all__ = ["DEFAULT_DELAY", "HELP", "PlayConfig", "Session", "SetupError", "parse_option", "run_play"]
 
 HELP = """\
 Commands (the hand is shown with indices; cards marked * can be played now):
@@ -58,6 +58,10 @@ Commands (the hand is shown with indices; cards marked * can be played now):
   color R      name a color when asked (or just type r, y, g or b)
   table (t)    show the table again   moves (m)  list your legal actions
   help (?)     this help              quit (q)   leave the game (end of input or Ctrl-C too)"""
+
+
+DEFAULT_DELAY = 0.6
+"""Seconds ``unotable play`` pauses after each bot action (``--delay``; ``--fast`` for none)."""
 
 
 class SetupError(ValueError):
@@ -103,6 +107,8 @@ class PlayConfig:
     color: bool = False
     save: str | None = None
     delay: float = 0.0
+    """Seconds to pause after each bot action (none by default here; the command's default is
+    :data:`DEFAULT_DELAY`)."""
 
     def ruleset(self) -> Ruleset:
         rules = Ruleset.preset(self.preset)
