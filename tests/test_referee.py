@@ -322,7 +322,8 @@ def test_view_sizes_stay_small() -> None:
 
 @pytest.mark.parametrize(("doc", "expected"), [
     ({"hands": [["R1", "G2"], ["B1"], ["Y4"]], "discard": ["R5"]}, "draw"),
-    ({"hands": [["R1", "G2"], ["B1"], ["Y4"]], "discard": ["R5"], "phase": "play_drawn", "drawn": "R1"}, "pass"),
+    ({"hands": [["R1", "G2"], ["B1"], ["Y4"]], "discard": ["R5"], "phase": "play_drawn", "drawn": "R1"},
+     "pass"),
     ({"hands": [["R1", "G2"], ["B1"], ["Y4"]], "discard": ["R5", "RD2"], "phase": "respond",
       "pending": {"total": 2, "card": "RD2"}, "active": 0}, "accept"),
     ({"hands": [["R1", "G2", "G3"], ["B1"], ["Y4"]], "discard": ["W"], "color": None,
@@ -367,7 +368,8 @@ class Scripted:
 @pytest.mark.rule("NET-8", "GEN-3")
 def test_the_arbiter_offers_out_of_turn_actions_in_turn_order_then_asks_the_active_seat() -> None:
     # seat 1 is exposed; seats 2, 3 and 0 may catch it; the active seat is 2
-    g = make([["R1", "G2"], ["B1"], ["Y4", "Y5", "R5"], ["G1", "G3"]], ["R5"], draw=FILLER, exposed=[1], active=2)
+    g = make([["R1", "G2"], ["B1"], ["Y4", "Y5", "R5"], ["G1", "G3"]], ["R5"], draw=FILLER, exposed=[1],
+             active=2)
     assert offer_order(g) == [3, 0, 1]
     log: list[tuple[str, int]] = []
     agents = {0: Scripted("s0", log, {2: "catch:1"}), 1: Scripted("s1", log), 2: Scripted("s2", log),
@@ -458,7 +460,7 @@ def test_a_position_can_fix_the_next_deal() -> None:
     # two seats, seat 1 deals next (SET-3): 14 cards dealt, then a Draw Two, which seat 0 draws (TWO-5)
     order = list(deck)
     order.remove("RD2")
-    order = order[:14] + ["RD2"] + order[14:]
+    order = [*order[:14], "RD2", *order[14:]]
     doc = {"hands": [[], []], "discard": deck, "fill": "none", "phase": "round_over", "dealer": 0,
            "scores": [10, 20], "deal": order}
     g = Game.from_position(doc)

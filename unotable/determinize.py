@@ -91,7 +91,7 @@ from unotable.events import (
 )
 from unotable.rng import Rng
 from unotable.rules import CustomEffect, Ruleset, Wd4Rule
-from unotable.state import ColorReason, Phase, State
+from unotable.state import Phase, State
 from unotable.views import PlayerView
 
 __all__ = ["Determinizer", "Layer", "Tracker", "playable_set", "sample_state", "unseen_cards"]
@@ -562,11 +562,8 @@ def _build(
     st.called = list(view.called)
     st.scores = list(view.scores)
     st.round_wins = list(view.round_wins)
-    if view.awaiting_color_for == "first_card":
-        st.color_reason = ColorReason.FIRST_CARD
-    elif view.awaiting_color_for is not None:
-        last = st.top_player >= 0 and view.hand_sizes[st.top_player] == 0
-        st.color_reason = ColorReason.ROULETTE_LAST if last else ColorReason.ROULETTE
+    if view.awaiting_color_for is not None:
+        st.color_reason = view.awaiting_color_for
     if view.phase is Phase.PLAY_DRAWN:
         if view.drawn_card is not None:
             st.drawn = view.drawn_card.id

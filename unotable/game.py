@@ -530,7 +530,8 @@ class Game:
         st = self._st
         s = st.active if seat is None else seat
         apply(st, s, action, None)
-        self._legal.clear()
+        if self._legal:
+            self._legal.clear()
         self._actions.append((s, action))
 
     def next_round(self) -> list[Event]:

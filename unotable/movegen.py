@@ -38,7 +38,7 @@ from unotable.cards import (
     Rank,
 )
 from unotable.rules import ShuffleLastCard, Stacking, SwapLastCard
-from unotable.state import ColorReason, Phase, State
+from unotable.state import ColorReason, Phase, State, turn_key, turn_key_parts
 
 __all__ = [
     "can_draw",
@@ -270,9 +270,7 @@ def _turn_table(st: State, key: int) -> tuple[tuple[Play, ...] | None, ...]:
     f = st.flags
     table: tuple[tuple[Play, ...] | None, ...] | None = f.turn_tables[key]
     if table is None:
-        size = key & 3
-        trank = (key >> 2) % 17 - 1
-        color = (key >> 2) // 17 - 1
+        color, trank, size = turn_key_parts(key)
         row: list[tuple[Play, ...] | None] = []
         for c in range(NUM_CARD_IDS):
             col = ID_COLOR[c]
@@ -287,7 +285,14 @@ def _turn_table(st: State, key: int) -> tuple[tuple[Play, ...] | None, ...]:
 
 
 # The top rank of each card id for matching: its rank if colored, -1 for a wild (matches nothing).
-_TOP_RANK_KEY = tuple(((ID_RANK[c] if ID_COLOR[c] >= 0 else -1) + 1) * 4 for c in range(NUM_CARD_IDS))
+# turn_key() split into its parts, so that the hot path adds three table lookups (see turn_key).
+_BASE_KEY = turn_key(-1, -1, 0)
+_TOP_RANK_KEY = tuple(turn_key(-1, ID_RANK[c] if ID_COLOR[c] >= 0 else -1, 0) - _BASE_KEY
+                      for c in range(NUM_CARD_IDS))
+_COLOR_STRIDE = turn_key(0, -1, 0) - _BASE_KEY
+_SIZE_KEY = tuple(turn_key(-1, -1, size) - _BASE_KEY for size in range(4))
+assert all(turn_key(c, -1, 0) == _BASE_KEY + (c + 1) * _COLOR_STRIDE for c in range(-1, 4))
+assert _SIZE_KEY == (0, 1, 2, 3)
 
 
 def _turn_plays(st: State, seat: int, hand: list[int], out: list[Action]) -> None:
@@ -352,7 +357,9 @@ def legal_actions(st: State, seat: int) -> list[Action]:
             # more (a target, a strict Wild Draw Four) has None there and sends the whole turn to
             # the card-by-card path, which gives the same list.
             size = len(hand)
-            key = (st.color + 1) * 68 + _TOP_RANK_KEY[st.discard[-1]] + (size if size < 3 else 3)
+            # turn_key(color, top rank, size), as a sum of its precomputed parts
+            key = _BASE_KEY + (st.color + 1) * _COLOR_STRIDE + _TOP_RANK_KEY[st.discard[-1]] + (
+                size if size < 3 else 3)
             table = f.turn_tables[key] or _turn_table(st, key)
             out = []
             seen: list[int] | None = None  # the distinct playable cards so far, once there are some

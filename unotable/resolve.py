@@ -95,6 +95,9 @@ _DRAW_TWO = int(Rank.DRAW_TWO)
 _SKIP_EVERYONE = int(Rank.SKIP_EVERYONE)
 _DISCARD_ALL = int(Rank.DISCARD_ALL)
 _card = Card.from_id
+_STEP_NEXT = int(Step.NEXT)
+_STEP_SKIP = int(Step.SKIP)
+_STEP_REVERSE = int(Step.REVERSE)
 _PLAY = Phase.PLAY
 _RESPOND = Phase.RESPOND
 _ROUND_OVER = Phase.ROUND_OVER
@@ -303,11 +306,11 @@ def _turn_moves(st: State, p: int, step: Step) -> int:
     again (TWO-2). The one source of these rules, for the event-free fast path and for
     :func:`_effect`; it makes no events (the caller does).
     """
-    if step == Step.REVERSE:
+    if step == _STEP_REVERSE:
         st.direction = -st.direction
         return p if sum(st.in_round) == 2 else st.next_seat(p)
     nxt = st.next_seat(p)
-    return st.next_seat(nxt) if step == Step.SKIP else nxt
+    return st.next_seat(nxt) if step == _STEP_SKIP else nxt
 
 
 def _flip(st: State, ev: Ev) -> None:
@@ -414,7 +417,7 @@ def apply(st: State, seat: int, action: Action, ev: Ev) -> None:
                 else:
                     color = play.color
                     st.color = -1 if color is None else int(color)
-                s = _turn_moves(st, seat, step)
+                s = st.next_seat(seat) if step == _STEP_NEXT else _turn_moves(st, seat, step)
                 st.phase = _PLAY  # _begin_turn, with a card left to draw
                 st.active = s
                 if len(hand) == 1 and st.in_round[seat]:

@@ -30,7 +30,7 @@ from unotable.actions import Action
 from unotable.cards import Card, Color
 from unotable.rules import Ruleset
 from unotable.scoring import Outcome, RoundResult, team_scores
-from unotable.state import Phase, State
+from unotable.state import ColorReason, Phase, State
 
 __all__ = ["PlayerView", "SpectatorView", "TableInfo", "player_view", "public_seats_to_act",
            "spectator_view"]
@@ -85,8 +85,8 @@ class SpectatorView:
     team_scores: tuple[int, ...] | None
     """Under partnerships, each team's score (team 0: the even seats); else None."""
     round_wins: tuple[int, ...]
-    awaiting_color_for: str | None
-    """In phase CHOOSE_COLOR: ``first_card``, ``roulette`` or ``roulette_last``."""
+    awaiting_color_for: ColorReason | None
+    """In phase CHOOSE_COLOR, why (in JSON: ``first_card``, ``roulette`` or ``roulette_last``)."""
     seats_to_act: tuple[int, ...]
     """The seats that may act now on public grounds: the active seat, seats that may call UNO or
     catch. A jump-in depends on a hidden hand, so it is left out here (each seat sees its own in
@@ -140,6 +140,8 @@ def _plain(value: Any) -> Any:
         return value.letter
     if isinstance(value, Phase):
         return value.name.lower()
+    if isinstance(value, ColorReason):
+        return value.label
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, RoundResult | Outcome):
@@ -171,7 +173,7 @@ def public_seats_to_act(st: State) -> tuple[int, ...]:
 
 def _public(st: State, table: TableInfo, seq: int) -> dict[str, Any]:
     top = st.discard[-1] if st.discard else -1
-    awaiting = st.color_reason.label if st.phase is Phase.CHOOSE_COLOR else None
+    awaiting = st.color_reason if st.phase is Phase.CHOOSE_COLOR else None
     over = st.phase is Phase.MATCH_OVER
     return {
         "table": table,

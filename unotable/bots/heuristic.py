@@ -74,7 +74,7 @@ from unotable.cards import (
 from unotable.determinize import Tracker, unseen_cards
 from unotable.events import Event
 from unotable.rules import CustomEffect, ShuffleLastCard, Stacking, SwapLastCard
-from unotable.state import Phase
+from unotable.state import ColorReason, Phase
 from unotable.views import PlayerView
 
 __all__ = ["HeuristicBot", "wd4_guilty_chance"]
@@ -254,7 +254,8 @@ class HeuristicBot(BaseBot):
 
     def _choose_color(self, ctx: _Ctx, legal: Sequence[Action]) -> Action:
         choices = [a for a in legal if isinstance(a, ChooseColor)]
-        if ctx.view.awaiting_color_for == "roulette":  # NM-11: the color most likely to come
+        roulette = (ColorReason.ROULETTE, ColorReason.ROULETTE_LAST)
+        if ctx.view.awaiting_color_for in roulette:  # NM-11: the color most likely to come
             unseen = ctx.unseen_by_color()
             col = max(range(4), key=lambda k: (unseen[k], -k))
         else:
