@@ -1,0 +1,132 @@
+"""Fixtures for the server tests: a database URL for each backend, real ones.
+
+The folder needs the ``server`` extra: when Starlette is not installed it is left out (CI installs
+the extra, so there these tests always run).
+
+PostgreSQL is the one on localhost:5432 (trust authentication, user ``postgres`` or ``root``,
+database ``test``), or the admin URL in ``UNOTABLE_TEST_POSTGRES``. When nothing answers there, the
+``postgres_admin_url`` fixture starts the local cluster with ``pg_ctlcluster`` and waits up to 20
+seconds; if PostgreSQL is still unreachable the tests that need it FAIL (never skip): both backends
+are part of the suite. Each test gets a fresh database ``unotable_test_<random>``, dropped after it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+try:
+    import starlette  # noqa: F401
+except ImportError:  # the server extra is not installed: nothing here can run
+    collect_ignore_glob = ["*"]
+
+POSTGRES_CANDIDATES = (
+    "postgresql://postgres@localhost:5432/test",
+    "postgresql://root@localhost:5432/test",
+)
+START_TIMEOUT_S = 20.0
+BACKENDS = ("sqlite", "postgres")
+
+
+async def _try_connect(url: str) -> str | None:
+    """None when ``url`` accepts a connection, else why not."""
+    import asyncpg
+
+    try:
+        conn = await asyncpg.connect(url, timeout=3)
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    await conn.close()
+    return None
+
+
+def _first_reachable(candidates: tuple[str, ...]) -> tuple[str | None, list[str]]:
+    errors = []
+    for url in candidates:
+        error = asyncio.run(_try_connect(url))
+        if error is None:
+            return url, errors
+        errors.append(f"{url}: {error}")
+    return None, errors
+
+
+def _start_local_cluster() -> str:
+    """Start the local PostgreSQL cluster(s) as Debian lays them out; return what the command said."""
+    versions = sorted(os.listdir("/etc/postgresql")) if os.path.isdir("/etc/postgresql") else []
+    if not versions:
+        return "no /etc/postgresql/<version> to start"
+    said = []
+    for version in versions:
+        command = ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "start"]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=START_TIMEOUT_S)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            said.append(f"{' '.join(command)}: {exc}")
+            continue
+        output = f"{done.stdout.strip()} {done.stderr.strip()}".strip()
+        said.append(f"{' '.join(command)}: exit {done.returncode} {output}")
+    return "; ".join(said)
+
+
+@pytest.fixture(scope="session")
+def postgres_admin_url() -> str:
+    """A URL of a reachable PostgreSQL database with the right to create databases."""
+    override = os.environ.get("UNOTABLE_TEST_POSTGRES")
+    candidates = (override,) if override else POSTGRES_CANDIDATES
+    url, errors = _first_reachable(candidates)
+    if url is not None:
+        return url
+    started = _start_local_cluster()
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        url, errors = _first_reachable(candidates)
+        if url is not None:
+            return url
+        time.sleep(0.5)
+    pytest.fail(
+        f"PostgreSQL is unreachable (tried {', '.join(candidates)}); started it with: {started}; "
+        f"last errors: {'; '.join(errors)}",
+        pytrace=False,
+    )
+
+
+def _with_database(url: str, database: str) -> str:
+    base, _, _ = url.rpartition("/")
+    return f"{base}/{database}"
+
+
+async def _admin(url: str, statement: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url, timeout=10)
+    try:
+        await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+def postgres_url(postgres_admin_url: str) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for this test (dropped afterwards)."""
+    name = f"unotable_test_{secrets.token_hex(6)}"
+    asyncio.run(_admin(postgres_admin_url, f"CREATE DATABASE {name}"))
+    try:
+        yield _with_database(postgres_admin_url, name)
+    finally:
+        # FORCE: a connection left by a killed subprocess must not keep the database alive.
+        asyncio.run(_admin(postgres_admin_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+
+@pytest.fixture(params=BACKENDS)
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database URL for each backend: an SQLite file in tmp_path, a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'unotable.db'}"  # tmp_path is absolute: sqlite:////tmp/...
+    return str(request.getfixturevalue("postgres_url"))

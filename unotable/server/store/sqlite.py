@@ -1,0 +1,249 @@
+"""The SQLite store: the standard library's sqlite3, one file, WAL mode.
+
+One connection, used only from one dedicated worker thread (a single-worker executor), so calls
+are serialised in arrival order and never block the event loop. The connection runs in autocommit
+mode with explicit transactions where a call makes several statements. ``journal_mode=WAL`` lets
+readers in other processes work while this one writes; ``synchronous=FULL`` makes every commit
+reach the disk (the WAL is synced) before :meth:`SQLiteStore.append` returns. ``synchronous=NORMAL``
+would only keep the database consistent, and could lose the last commits on power loss after the
+server had announced them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from unotable.server.store import ConflictError, StoredTable, StoreError
+from unotable.server.store._common import (
+    SCHEMA_VERSION_DDL,
+    check_known,
+    check_seq,
+    check_status,
+    decode_json,
+    encode_json,
+    migrations,
+)
+
+__all__ = ["SQLiteStore", "split_statements"]
+
+T = TypeVar("T")
+
+# Seconds a statement waits for another process's write lock before failing.
+BUSY_TIMEOUT_S = 10.0
+
+_UNIQUE_ERRORS = {"SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE"}
+
+
+def split_statements(script: str) -> list[str]:
+    """The SQL statements of ``script``, each whole (``;`` inside strings, comments or triggers does
+    not split), comments-only remainders dropped.
+
+    >>> split_statements("CREATE TABLE a (x TEXT DEFAULT ';'); -- done; really\\nSELECT 1;")
+    ["CREATE TABLE a (x TEXT DEFAULT ';');", '-- done; really\\nSELECT 1;']
+    """
+    statements: list[str] = []
+    buffer = ""
+    for piece in script.split(";"):
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):
+            if _code(buffer) != ";":
+                statements.append(buffer.strip())
+            buffer = ""
+    rest = buffer[:-1]  # the ";" added after the last piece
+    if _code(rest):
+        raise StoreError(f"incomplete SQL statement at the end of a migration: {rest.strip()[:80]!r}")
+    return statements
+
+
+def _code(text: str) -> str:
+    """``text`` without its whole-line ``--`` comments and surrounding blanks."""
+    lines = (line.strip() for line in text.splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("--"))
+
+
+@contextmanager
+def _transaction(conn: sqlite3.Connection, *, write: bool) -> Iterator[None]:
+    # BEGIN IMMEDIATE takes the write lock at once (no deadlock upgrading a read lock later);
+    # a plain BEGIN gives readers one consistent snapshot across their statements.
+    conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+class SQLiteStore:
+    """A :class:`~unotable.server.store.Store` in one SQLite file (or ``":memory:"``)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = path
+        self._conn: sqlite3.Connection | None = None
+        self._executor: ThreadPoolExecutor | None = None
+
+    def __repr__(self) -> str:
+        return f"SQLiteStore({str(self.path)!r})"
+
+    # ------------------------------------------------------------------ plumbing
+
+    async def _call(self, fn: Callable[[sqlite3.Connection], T], *, conflict: str = "") -> T:
+        conn, executor = self._conn, self._executor
+        if conn is None or executor is None:
+            raise StoreError(f"{self!r} is not open")
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(executor, fn, conn)
+        except sqlite3.IntegrityError as exc:
+            if getattr(exc, "sqlite_errorname", "") in _UNIQUE_ERRORS:
+                raise ConflictError(conflict or str(exc)) from exc
+            raise StoreError(f"SQLite refused the statement: {exc}") from exc
+        except sqlite3.Error as exc:
+            raise StoreError(f"SQLite failed: {exc}") from exc
+
+    def _connect(self) -> sqlite3.Connection:
+        if isinstance(self.path, Path):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if mode != "wal" and self.path != ":memory:":
+                raise StoreError(f"SQLite refused WAL mode for {self.path} (journal_mode={mode})")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            self._migrate(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        known = migrations("sqlite")
+        with _transaction(conn, write=True):  # one writer migrates; the others wait, then see it done
+            conn.execute(SCHEMA_VERSION_DDL)
+            applied = {row[0] for row in conn.execute("SELECT version FROM schema_version")}
+            check_known(applied, known, str(self.path))
+            for migration in known:
+                if migration.version in applied:
+                    continue
+                for statement in split_statements(migration.sql):
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO schema_version (version, name, applied) VALUES (?, ?, ?)",
+                    (migration.version, migration.name, time.time()),
+                )
+
+    # ------------------------------------------------------------------ the Store interface
+
+    async def open(self) -> None:
+        if self._conn is not None:
+            return
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="unotable-sqlite")
+        loop = asyncio.get_running_loop()
+        try:
+            self._conn = await loop.run_in_executor(executor, self._connect)
+        except sqlite3.Error as exc:
+            executor.shutdown(wait=False)
+            raise StoreError(f"cannot open SQLite database {self.path}: {exc}") from exc
+        except BaseException:
+            executor.shutdown(wait=False)
+            raise
+        self._executor = executor
+
+    async def close(self) -> None:
+        conn, executor = self._conn, self._executor
+        self._conn = self._executor = None
+        if conn is None or executor is None:
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(executor, conn.close)
+        finally:
+            executor.shutdown(wait=True)
+
+    async def create_table(self, table_id: str, doc: dict[str, Any], created: float) -> None:
+        text = encode_json(doc, "doc")
+        created = float(created)
+
+        def insert(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO tables (table_id, created, status, doc) VALUES (?, ?, 'open', ?)",
+                (table_id, created, text),
+            )
+
+        await self._call(insert, conflict=f"table {table_id!r} already exists")
+
+    async def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:
+        check_seq(seq)
+        text = encode_json(entry, "entry")
+
+        def insert(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO table_log (table_id, seq, entry) VALUES (?, ?, ?)", (table_id, seq, text)
+            )
+
+        await self._call(insert, conflict=f"table {table_id!r} already has entry {seq}")
+
+    async def set_status(self, table_id: str, status: str) -> None:
+        check_status(status)
+
+        def update(conn: sqlite3.Connection) -> int:
+            cursor = conn.execute("UPDATE tables SET status = ? WHERE table_id = ?", (status, table_id))
+            return cursor.rowcount
+
+        if await self._call(update) == 0:
+            raise StoreError(f"no table {table_id!r}")
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        def read(conn: sqlite3.Connection) -> tuple[Any, list[Any]] | None:
+            with _transaction(conn, write=False):
+                row = conn.execute(
+                    "SELECT created, status, doc FROM tables WHERE table_id = ?", (table_id,)
+                ).fetchone()
+                if row is None:
+                    return None
+                entries = conn.execute(
+                    "SELECT entry FROM table_log WHERE table_id = ? ORDER BY seq", (table_id,)
+                ).fetchall()
+            return row, entries
+
+        found = await self._call(read)
+        if found is None:
+            return None
+        (created, status, doc), entries = found
+        return StoredTable(
+            table_id=table_id,
+            created=float(created),
+            doc=decode_json(doc, "doc"),
+            status=status,
+            entries=[decode_json(entry, "entry") for (entry,) in entries],
+        )
+
+    async def unfinished(self) -> list[str]:
+        def read(conn: sqlite3.Connection) -> list[str]:
+            rows = conn.execute(
+                "SELECT table_id FROM tables WHERE status = 'open' ORDER BY created, table_id"
+            ).fetchall()
+            return [table_id for (table_id,) in rows]
+
+        return await self._call(read)
+
+    async def delete_older_than(self, cutoff: float) -> int:
+        cutoff = float(cutoff)
+        condition = "status IN ('finished', 'abandoned') AND created < ?"
+        doomed = f"SELECT table_id FROM tables WHERE {condition}"
+
+        def delete(conn: sqlite3.Connection) -> int:
+            with _transaction(conn, write=True):
+                conn.execute(f"DELETE FROM table_log WHERE table_id IN ({doomed})", (cutoff,))
+                return conn.execute(f"DELETE FROM tables WHERE {condition}", (cutoff,)).rowcount
+
+        return await self._call(delete)
