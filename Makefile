@@ -5,6 +5,7 @@
 #   make typecheck   mypy --strict (configured in pyproject.toml)
 #   make bench       install the bench extra, then run benchmarks/throughput.py
 #   make play        terminal play against bots; pass options with ARGS="..."
+#   make serve       the online tables (unotable serve); pass options with ARGS="--port 8080"
 #   make clean       remove caches and build outputs (make distclean also removes .venv)
 #
 # Everything runs from .venv, which `make venv` creates from nothing with $(PY) and keeps in
@@ -22,7 +23,7 @@ ARGS ?=
 LINT_PATHS := $(wildcard unotable tests benchmarks)
 
 .DEFAULT_GOAL := test
-.PHONY: venv test lint typecheck bench play clean distclean
+.PHONY: venv test lint typecheck bench play serve clean distclean
 
 # pyvenv.cfg is written afresh whenever the venv is created, so the stamps below, which depend on
 # it, are re-made after every (re)creation. When .venv/bin/python is missing, broken (a dangling
@@ -36,7 +37,7 @@ $(VENV)/pyvenv.cfg:
 	$(PY) -m venv --clear $(VENV)
 
 $(STAMP_DEV): pyproject.toml $(VENV)/pyvenv.cfg
-	$(PIP) install -e '.[dev]'
+	$(PIP) install -e '.[dev,server]'
 	@touch $@
 
 $(STAMP_BENCH): pyproject.toml $(STAMP_DEV)
@@ -61,6 +62,9 @@ bench: $(STAMP_BENCH)
 
 play: venv
 	$(BIN)/unotable play $(ARGS)
+
+serve: venv
+	$(BIN)/unotable serve $(ARGS)
 
 clean:
 	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -35,6 +35,7 @@ examples:
   unotable play --option stacking=same_kind --option uno_penalty=4 --seed 7
   unotable simulate --help                    bot-vs-bot matches
   unotable replay unotable-7.json --seat 0    a saved game, as seat 0 saw it
+  unotable serve --port 8000                  online tables (open the address it prints)
 """
 
 
@@ -78,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="no pause after bot actions (the same as --delay 0)")
 
     sub.add_parser("simulate", help="bot-vs-bot matches (see unotable simulate --help)", add_help=False)
+    sub.add_parser("serve", help="serve online tables (see unotable serve --help; the server extra)",
+                   add_help=False)
+    sub.add_parser("join", help="play an online table from the terminal (see unotable join --help)",
+                   add_help=False)
 
     rep = sub.add_parser(
         "replay",
@@ -111,6 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "simulate":
         return _simulate(args_list[1:])
+    if args_list and args_list[0] in ("serve", "join"):
+        return _online(args_list[0], args_list[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(args_list)
@@ -128,6 +135,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     parser.print_help()
     return 2
+
+
+def _online(command: str, argv: list[str]) -> int:
+    """``unotable serve`` and ``unotable join``: the online tables, which need the server extra."""
+    module = "unotable.server.run" if command == "serve" else "unotable.tui.online"
+    try:
+        online: Any = importlib.import_module(module)
+    except ImportError as exc:
+        print(f"unotable {command} needs the server extra: pip install 'unotable[server]' ({exc})",
+              file=sys.stderr)
+        return 2
+    parser = argparse.ArgumentParser(prog=f"unotable {command}")
+    if command == "serve":
+        online.add_arguments(parser)
+        run = online.run_from_args
+    else:
+        online.add_join_arguments(parser)
+        run = online.run_join_from_args
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
+    try:
+        return int(run(args))
+    except KeyboardInterrupt:
+        return 130
+    except (OSError, ValueError) as exc:
+        print(f"unotable {command}: {exc}", file=sys.stderr)
+        return 1
 
 
 def _simulate(argv: list[str]) -> int:

@@ -1,0 +1,133 @@
+"""``unotable serve``: run the online tables under uvicorn and print the address to open.
+
+>>> parse_address("127.0.0.1", 0)
+('127.0.0.1', 0)
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from unotable.server.app import ServerSettings, create_app
+
+__all__ = ["parse_address", "serve"]
+
+
+def parse_address(host: str, port: int) -> tuple[str, int]:
+    if not 0 <= port <= 65535:
+        raise ValueError(f"a port is 0 to 65535, not {port}")
+    return host, port
+
+
+class _JsonLogs(logging.Formatter):
+    """One JSON object per line (the server logs no token: only table ids and event names)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        import json
+
+        msg = record.getMessage()
+        try:
+            body = json.loads(msg)
+        except ValueError:
+            body = {"message": msg}
+        return json.dumps(
+            {
+                "time": round(record.created, 3),
+                "level": record.levelname.lower(),
+                "logger": record.name,
+                **body,
+            }
+        )
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    data_dir: Path | None = None,
+    *,
+    bot_pause: float = 0.8,
+    round_pause: float = 8.0,
+    grace: float = 30.0,
+) -> int:
+    """Serve until SIGINT or SIGTERM (graceful: clients are told to reconnect, nothing is lost)."""
+    host, port = parse_address(host, port)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_JsonLogs())
+    logging.getLogger("unotable.server").addHandler(handler)
+    logging.getLogger("unotable.server").setLevel(logging.INFO)
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{bound}"
+    settings = ServerSettings(
+        db=db,
+        data_dir=data_dir or Path.cwd(),
+        public_url=url,
+        bot_pause=bot_pause,
+        round_pause=round_pause,
+        grace=grace,
+    )
+    app = create_app(settings)
+    print(
+        f"unotable is serving at {url}  (create a table: POST {url}/api/tables; "
+        f"play from a terminal: unotable join {url}/t/TABLE)",
+        flush=True,
+    )
+    config = uvicorn.Config(
+        app, log_level="warning", lifespan="on", ws="websockets-sansio", timeout_graceful_shutdown=5
+    )
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m unotable.server.run`` (the same as ``unotable serve``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="unotable serve", description="Serve online UNO tables.")
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    return run_from_args(args)
+
+
+def add_arguments(parser: Any) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    parser.add_argument(
+        "--db", default=None, help="sqlite:///PATH or postgresql://... (default: unotable.db here)"
+    )
+    parser.add_argument("--data-dir", type=Path, default=None, help="where the default SQLite file lives")
+    parser.add_argument("--bot-pause", type=float, default=0.8, help="seconds a bot waits before acting")
+    parser.add_argument("--round-pause", type=float, default=8.0, help="seconds before the next round")
+    parser.add_argument(
+        "--grace", type=float, default=30.0, help="seconds before a bot plays for an absent player"
+    )
+
+
+def run_from_args(args: Any) -> int:
+    for name in ("bot_pause", "round_pause", "grace"):
+        if getattr(args, name) < 0:
+            raise SystemExit(f"unotable serve: --{name.replace('_', '-')} cannot be negative")
+    return serve(
+        args.host,
+        args.port,
+        args.db,
+        args.data_dir,
+        bot_pause=args.bot_pause,
+        round_pause=args.round_pause,
+        grace=args.grace,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

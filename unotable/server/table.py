@@ -1,0 +1,595 @@
+"""The table actor: one online table's state, its commands, its timers and its bots.
+
+The actor knows nothing of sockets or SQL. The app gives it client messages (:meth:`Table.decide`)
+and timer firings (:meth:`Table.due`); each accepted command becomes a *log entry*, a small JSON
+dict holding everything needed to apply it again (tokens are hashed first, seeds drawn first).
+The app persists the entry, then applies it (:meth:`Table.apply`) and sends every connection its
+own update (:meth:`Table.update_for`): the engine's view and the events its seat may see
+(``Game.view``, ``Game.events_since``), never rebuilt here. Rebuilding a table after a crash is
+replaying its entries through :meth:`Table.apply`, so a table ends up exactly where it was.
+
+The lifecycle: ``waiting`` (players sit down, the host adds and removes bots, changes the
+settings, removes a player, starts with at least two seats filled) -> ``playing`` -> ``round_over``
+(the next round is dealt when the host says so, or after a pause) -> ``match_over`` (a rematch
+keeps the seats). Bots act after a short pause (``bot_pause``), out of turn too, in the arbiter's
+order (:func:`unotable.arbiter.offer_order`), and catch a person only after that pause. With a
+turn timer, a seat whose time runs out gets the engine's :meth:`~unotable.game.Game.default_action`;
+a seat that times out twice in a row, or stays disconnected past ``grace`` seconds, is played by a
+bot of the host's level until its player acts again (``autopilot``).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from unotable.actions import Action, parse_action
+from unotable.arbiter import derive_seed, offer_order
+from unotable.bots import Bot, make_bot
+from unotable.bots.registry import BOT_NAMES, canonical
+from unotable.errors import UnoError
+from unotable.events import Event
+from unotable.game import ALL, Game
+from unotable.record import Record
+from unotable.rules import PRESET_NAMES, Ruleset
+from unotable.server.ids import matches, new_token, token_hash
+from unotable.server.protocol import HOST_TYPES, ErrorCode, ProtocolError
+from unotable.state import Phase
+
+__all__ = ["Decision", "Role", "Seat", "Settings", "Table", "new_table_doc"]
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """Who a connection is: a seat (or None for a spectator), and whether it holds the host token."""
+
+    seat: int | None = None
+    host: bool = False
+
+
+@dataclass(slots=True)
+class Seat:
+    kind: str = "empty"  # empty | human | bot
+    name: str | None = None
+    level: str | None = None
+    token_hash: str | None = None
+    autopilot: bool = False
+    timeouts: int = 0
+    connections: int = 0
+    away_since: float | None = None
+
+    def info(self, seat: int) -> dict[str, Any]:
+        return {
+            "seat": seat,
+            "kind": self.kind,
+            "name": self.name,
+            "level": self.level,
+            "connected": self.kind == "bot" or self.connections > 0,
+            "autopilot": self.autopilot,
+        }
+
+
+@dataclass(slots=True)
+class Settings:
+    preset: str = "official"
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: int = 4
+    bot_level: str = "heuristic"
+    turn_seconds: float = 0.0
+    """0: no turn timer."""
+    bot_pause: float = 0.8
+    round_pause: float = 8.0
+    grace: float = 30.0
+
+    def ruleset(self) -> Ruleset:
+        rules = Ruleset.preset(self.preset)
+        return rules.replace(**self.options) if self.options else rules
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "preset": self.preset,
+            "options": dict(self.options),
+            "seats": self.seats,
+            "bot_level": self.bot_level,
+            "turn_seconds": self.turn_seconds,
+            "bot_pause": self.bot_pause,
+            "round_pause": self.round_pause,
+            "grace": self.grace,
+        }
+
+    @classmethod
+    def from_dict(cls, doc: dict[str, Any]) -> Settings:
+        return cls(**doc)
+
+    def check(self) -> None:
+        """Raise :class:`ProtocolError` (``invalid``) for settings that make no table."""
+        if self.preset not in PRESET_NAMES:
+            raise ProtocolError(
+                ErrorCode.INVALID, f"unknown preset {self.preset!r}; presets: {', '.join(PRESET_NAMES)}"
+            )
+        if canonical(self.bot_level) not in BOT_NAMES:
+            raise ProtocolError(
+                ErrorCode.INVALID, f"unknown bot level {self.bot_level!r}; levels: {', '.join(BOT_NAMES)}"
+            )
+        try:
+            self.ruleset().validate_seats(self.seats)
+        except UnoError as exc:
+            raise ProtocolError(ErrorCode.INVALID, str(exc)) from None
+
+
+def new_table_doc(settings: Settings, host_token: str, bots: dict[int, str] | None = None) -> dict[str, Any]:
+    """The document a table starts from: its settings, the hash of its host token, and the bots
+    seated from the start (seat -> level)."""
+    settings.check()
+    seated: dict[str, str] = {}
+    for seat, level in (bots or {}).items():
+        key = canonical(level)
+        if key not in BOT_NAMES or not 0 <= seat < settings.seats:
+            raise ProtocolError(
+                ErrorCode.INVALID, f"no bot {level!r} for seat {seat}; levels: {', '.join(BOT_NAMES)}"
+            )
+        seated[str(seat)] = key
+    return {"settings": settings.to_dict(), "host_hash": token_hash(host_token), "bots": seated}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """An accepted command: the entry to persist and apply, and a token for the sender alone."""
+
+    entry: dict[str, Any]
+    token: str | None = None
+
+
+class Table:
+    """One table: seats, settings, the game in play and its bots."""
+
+    def __init__(self, table_id: str, doc: dict[str, Any]) -> None:
+        self.table_id = table_id
+        self.settings = Settings.from_dict(dict(doc["settings"]))
+        self.host_hash: str = doc["host_hash"]
+        self.seats = [Seat() for _ in range(self.settings.seats)]
+        for seat, level in doc.get("bots", {}).items():
+            self.seats[int(seat)] = Seat("bot", f"Bot {seat}", level)
+        self.status = "waiting"
+        self.seq = 0
+        self.game: Game | None = None
+        self.games = 0
+        self.bots: dict[int, Bot] = {}
+        self.bot_rngs: dict[int, random.Random] = {}
+        self._fed = 0
+        self._game_seq_at: list[tuple[int, int]] = [(0, 0)]  # per table seq: (game number, game's last_seq)
+        self.spectators = 0
+        self.changed_at = 0.0
+        self.turn_started = 0.0
+        self._turn_key: tuple[int, int] | None = None
+        self.round_ended_at = 0.0
+        self.finished = False
+        self._proposal: tuple[int, tuple[int, Action] | None] = (-1, None)
+
+    # -- what the clients see --------------------------------------------------------------------
+
+    def info(self, now: float) -> dict[str, Any]:
+        deadline = None
+        if self.settings.turn_seconds and self._timed_seat() is not None:
+            deadline = max(0.0, self.turn_started + self.settings.turn_seconds - now)
+        return {
+            "table": self.table_id,
+            "status": self.status,
+            "settings": self.settings.to_dict(),
+            "seats": [s.info(i) for i, s in enumerate(self.seats)],
+            "spectators": self.spectators,
+            "turn_deadline": deadline,
+        }
+
+    def names(self) -> list[str]:
+        return [s.name or (f"Bot {i}" if s.kind == "bot" else f"Seat {i}") for i, s in enumerate(self.seats)]
+
+    def game_seq(self, table_seq: int) -> tuple[int, int] | None:
+        """The (game number, game event seq) right after table command ``table_seq``."""
+        if 0 <= table_seq < len(self._game_seq_at):
+            return self._game_seq_at[table_seq]
+        return None
+
+    def view_for(self, role: Role) -> dict[str, Any] | None:
+        game = self.game
+        if game is None:
+            return None
+        table = game.table_info(self.names())
+        if role.seat is None:
+            return game.spectator_view(table).to_dict()
+        return game.view(role.seat, table).to_dict()
+
+    def static(self) -> dict[str, Any] | None:
+        return None if self.game is None else self.game.table_info(self.names()).to_dict()
+
+    def events_for(self, role: Role, since: int) -> list[dict[str, Any]]:
+        if self.game is None:
+            return []
+        return [e.to_dict() for e in self.game.events_since(since, role.seat)]
+
+    def record(self) -> Record | None:
+        """The game's record with the seed (only once the match is over: the seed is secret till then)."""
+        if self.game is None or self.status != "match_over":
+            return None
+        return Record.from_game(self.game, names=self.names())
+
+    # -- deciding: a client message becomes a log entry, or a ProtocolError ------------------------
+
+    def decide(self, role: Role, msg: Any, now: float) -> Decision | None:
+        """The entry a client message makes, or None when it changes nothing (a ping).
+
+        Raises :class:`ProtocolError` with the code the client is told; nothing changes then.
+        """
+        kind = msg.type
+        if kind in HOST_TYPES and not role.host:
+            raise ProtocolError(ErrorCode.FORBIDDEN, f"{kind} is the host's command")
+        if kind == "ping" or kind == "hello":
+            return None
+        if kind == "sit":
+            return self._decide_sit(msg.seat, msg.name)
+        if kind == "leave":
+            if role.seat is None:
+                raise ProtocolError(ErrorCode.FORBIDDEN, "a spectator holds no seat to leave")
+            return Decision({"k": "leave", "seat": role.seat})
+        if kind == "chat":
+            if role.seat is None and not role.host:
+                raise ProtocolError(ErrorCode.FORBIDDEN, "spectators cannot chat")
+            text = " ".join(msg.text.split())
+            if not text:
+                raise ProtocolError(ErrorCode.INVALID, "an empty chat line")
+            name = self.names()[role.seat] if role.seat is not None else "host"
+            return Decision({"k": "chat", "seat": role.seat, "name": name, "text": text})
+        if kind == "act":
+            return self._decide_act(role, msg.action, msg.seq)
+        return self._decide_host(msg)
+
+    def _decide_sit(self, seat: int, name: str) -> Decision:
+        if self.status != "waiting":
+            raise ProtocolError(ErrorCode.FORBIDDEN, "seats are taken in the waiting room; you are watching")
+        if seat >= len(self.seats):
+            raise ProtocolError(
+                ErrorCode.INVALID, f"there is no seat {seat}: this table has {len(self.seats)}"
+            )
+        if self.seats[seat].kind != "empty":
+            raise ProtocolError(ErrorCode.FORBIDDEN, f"seat {seat} is taken")
+        clean = " ".join(name.split())
+        if not clean:
+            raise ProtocolError(ErrorCode.INVALID, "a name needs a letter")
+        token = new_token()
+        return Decision({"k": "sit", "seat": seat, "name": clean, "token_hash": token_hash(token)}, token)
+
+    def _decide_act(self, role: Role, text: str, seq: int | None) -> Decision:
+        if role.seat is None:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "spectators cannot act")
+        if self.game is None or self.status != "playing":
+            raise ProtocolError(ErrorCode.ILLEGAL, f"no round is in play (the table is {self.status})")
+        if seq is not None and seq != self.seq:
+            raise ProtocolError(ErrorCode.STALE, f"the table is at {self.seq}, not {seq}")
+        try:
+            action = self.game.check(text, role.seat)
+        except UnoError as exc:
+            code = {"not_your_turn": ErrorCode.NOT_YOUR_TURN, "illegal": ErrorCode.ILLEGAL}.get(
+                exc.code, ErrorCode.INVALID
+            )
+            raise ProtocolError(code, str(exc)) from None
+        return Decision({"k": "act", "seat": role.seat, "a": str(action), "by": "player"})
+
+    def _decide_host(self, msg: Any) -> Decision:
+        kind = msg.type
+        if kind == "start":
+            if self.status != "waiting":
+                raise ProtocolError(ErrorCode.ILLEGAL, f"the table is {self.status}, not waiting")
+            filled = [i for i, s in enumerate(self.seats) if s.kind != "empty"]
+            if len(filled) < 2:
+                raise ProtocolError(ErrorCode.ILLEGAL, "at least two seats must be filled to start")
+            return Decision({"k": "start", "seed": secrets.randbits(63)})
+        if kind == "next_round":
+            if self.status != "round_over":
+                raise ProtocolError(ErrorCode.ILLEGAL, f"the table is {self.status}: no round to deal")
+            return Decision({"k": "deal"})
+        if kind == "rematch":
+            if self.status != "match_over":
+                raise ProtocolError(ErrorCode.ILLEGAL, "a rematch follows a finished match")
+            return Decision({"k": "rematch", "seed": secrets.randbits(63)})
+        if (
+            kind in ("add_bot", "remove_bot", "kick", "settings")
+            and self.status != "waiting"
+            and kind != "kick"
+        ):
+            raise ProtocolError(ErrorCode.ILLEGAL, f"{kind} belongs to the waiting room")
+        if kind == "add_bot":
+            seat = self._seat(msg.seat)
+            if seat.kind != "empty":
+                raise ProtocolError(ErrorCode.ILLEGAL, f"seat {msg.seat} is taken")
+            level = canonical(msg.level or self.settings.bot_level)
+            if level not in BOT_NAMES:
+                raise ProtocolError(
+                    ErrorCode.INVALID, f"unknown bot level {msg.level!r}; levels: {', '.join(BOT_NAMES)}"
+                )
+            return Decision({"k": "add_bot", "seat": msg.seat, "level": level})
+        if kind == "remove_bot":
+            if self._seat(msg.seat).kind != "bot":
+                raise ProtocolError(ErrorCode.ILLEGAL, f"seat {msg.seat} holds no bot")
+            return Decision({"k": "remove_bot", "seat": msg.seat})
+        if kind == "kick":
+            if self._seat(msg.seat).kind != "human":
+                raise ProtocolError(ErrorCode.ILLEGAL, f"seat {msg.seat} holds no player")
+            return Decision({"k": "leave", "seat": msg.seat})
+        # settings
+        changes = {k: v for k, v in msg.model_dump().items() if k != "type" and v is not None}
+        trial = Settings.from_dict({**self.settings.to_dict(), **changes})
+        try:
+            trial.check()
+        except ValueError as exc:
+            raise ProtocolError(ErrorCode.INVALID, str(exc)) from None
+        taken = [i for i, s in enumerate(self.seats) if s.kind != "empty" and i >= trial.seats]
+        if taken:
+            raise ProtocolError(
+                ErrorCode.ILLEGAL, f"seats {taken} are taken: free them before shrinking the table"
+            )
+        return Decision({"k": "settings", "settings": trial.to_dict()})
+
+    def _seat(self, seat: int) -> Seat:
+        if seat >= len(self.seats):
+            raise ProtocolError(
+                ErrorCode.INVALID, f"there is no seat {seat}: this table has {len(self.seats)}"
+            )
+        return self.seats[seat]
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat whose token this is (constant-time comparisons), or None."""
+        found = None
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and matches(token, s.token_hash):
+                found = i
+        return found
+
+    def is_host(self, token: str | None) -> bool:
+        return matches(token, self.host_hash)
+
+    # -- applying: the one way the table changes (live and on replay) ------------------------------
+
+    def apply(self, entry: dict[str, Any], now: float) -> list[Event]:
+        """Apply a log entry (already decided, or read back from the store); the game's new events."""
+        kind = entry["k"]
+        events: list[Event] = []
+        self.seq += 1
+        self.changed_at = now
+        if kind == "sit":
+            self.seats[entry["seat"]] = Seat("human", entry["name"], None, entry["token_hash"])
+        elif kind == "add_bot":
+            self.seats[entry["seat"]] = Seat("bot", f"Bot {entry['seat']}", entry["level"])
+        elif kind == "remove_bot":
+            self.seats[entry["seat"]] = Seat()
+        elif kind == "leave":
+            seat = self.seats[entry["seat"]]
+            if self.status == "waiting":
+                self.seats[entry["seat"]] = Seat()
+            else:  # in play a bot takes the seat over, for good
+                seat.kind, seat.token_hash, seat.level, seat.autopilot = (
+                    "bot",
+                    None,
+                    self.settings.bot_level,
+                    False,
+                )
+        elif kind == "settings":
+            self.settings = Settings.from_dict(dict(entry["settings"]))
+            self.seats = (self.seats + [Seat() for _ in range(self.settings.seats)])[: self.settings.seats]
+        elif kind == "chat":
+            pass
+        elif kind in ("start", "rematch"):
+            events = self._start_game(entry["seed"], now)
+        elif kind == "deal":
+            assert self.game is not None
+            events = self.game.next_round()
+            self.status = "playing"
+        elif kind == "act":
+            events = self._apply_act(entry)
+        elif kind == "autopilot":
+            self.seats[entry["seat"]].autopilot = entry["on"]
+            self.seats[entry["seat"]].timeouts = 0
+        else:  # pragma: no cover - entries come from decide() and due()
+            raise ValueError(f"unknown table entry {entry!r}")
+        self._after(now)
+        return events
+
+    def _start_game(self, seed: int, now: float) -> list[Event]:
+        filled = [i for i, s in enumerate(self.seats) if s.kind != "empty"]
+        if len(filled) != len(self.seats):  # empty seats close up: the table shrinks to its players
+            self.seats = [self.seats[i] for i in filled]
+            self.settings.seats = len(self.seats)
+        rules = self.settings.ruleset()
+        self.game = Game.new(len(self.seats), rules, seed)
+        self.games += 1
+        self.bots = {}
+        self.bot_rngs = {}
+        bot_seed = derive_seed(seed, "bots")
+        for i, s in enumerate(self.seats):
+            self.bots[i] = make_bot(s.level if s.kind == "bot" and s.level else self.settings.bot_level)
+            self.bot_rngs[i] = random.Random(derive_seed(bot_seed, i))
+            s.timeouts = 0
+        self._fed = 0
+        self.status = "playing"
+        self.finished = False
+        self._feed()
+        return self.game.events_since(0)
+
+    def _apply_act(self, entry: dict[str, Any]) -> list[Event]:
+        assert self.game is not None
+        seat = entry["seat"]
+        s = self.seats[seat]
+        by = entry.get("by", "player")
+        if by == "timeout":
+            s.timeouts += 1
+            if s.timeouts >= 2:
+                s.autopilot = True
+        elif by == "player":
+            s.timeouts = 0
+            s.autopilot = False
+        return self.game.play(parse_action(entry["a"]), seat)
+
+    def _after(self, now: float) -> None:
+        game = self.game
+        if game is not None:
+            self._feed()
+            if game.phase is Phase.MATCH_OVER:
+                if self.status != "match_over":
+                    self.round_ended_at = now
+                self.status = "match_over"
+                self.finished = True
+            elif game.phase is Phase.ROUND_OVER:
+                if self.status != "round_over":
+                    self.round_ended_at = now
+                self.status = "round_over"
+            key = (game.action_count, game.active_seat)
+            if key != self._turn_key:
+                self._turn_key = key
+                self.turn_started = now
+        self._game_seq_at.append((self.games, game.last_seq if game is not None else 0))
+
+    def _feed(self) -> None:
+        """Bots follow the public record of their seat (the events it may see)."""
+        game = self.game
+        if game is None:
+            return
+        new_all = game.events_since(self._fed, ALL)
+        self._fed = game.last_seq
+        for seat, bot in self.bots.items():
+            observe = getattr(bot, "observe", None)
+            if observe is not None:
+                mine = [e for e in new_all if e.visible_to(seat)]
+                if mine:
+                    observe(mine)
+
+    # -- timers: what is due, and when -------------------------------------------------------------
+
+    def controlled(self) -> set[int]:
+        """The seats a bot plays now: bot seats, and players' seats on autopilot."""
+        return {i for i, s in enumerate(self.seats) if s.kind == "bot" or (s.kind == "human" and s.autopilot)}
+
+    def _timed_seat(self) -> int | None:
+        game = self.game
+        if game is None or self.status != "playing" or game.phase >= Phase.ROUND_OVER:
+            return None
+        active = game.active_seat
+        s = self.seats[active]
+        return active if s.kind == "human" and not s.autopilot else None
+
+    def next_due(self) -> float | None:
+        """When :meth:`due` may next have something to do (None: nothing is scheduled)."""
+        times: list[float] = []
+        if self.status == "playing" and self._bot_proposal() is not None:
+            times.append(self.changed_at + self.settings.bot_pause)
+        if self.settings.turn_seconds and self._timed_seat() is not None:
+            times.append(self.turn_started + self.settings.turn_seconds)
+        if self.status == "round_over" and self._someone_here():
+            times.append(self.round_ended_at + self.settings.round_pause)
+        if self.status in ("playing", "round_over"):
+            for s in self.seats:
+                if s.kind == "human" and not s.autopilot and s.connections == 0 and s.away_since is not None:
+                    times.append(s.away_since + self.settings.grace)
+        return min(times) if times else None
+
+    def due(self, now: float) -> Decision | None:
+        """The entry a timer makes now: a bot's action, a time-out, a deal, an autopilot."""
+        game = self.game
+        if game is None:
+            return None
+        if self.status in ("playing", "round_over"):
+            for i, s in enumerate(self.seats):
+                if (
+                    s.kind == "human"
+                    and not s.autopilot
+                    and s.connections == 0
+                    and s.away_since is not None
+                    and now >= s.away_since + self.settings.grace
+                ):
+                    return Decision({"k": "autopilot", "seat": i, "on": True})
+        if self.status == "round_over":
+            if self._someone_here() and now >= self.round_ended_at + self.settings.round_pause:
+                return Decision({"k": "deal"})
+            return None
+        if self.status != "playing":
+            return None
+        timed = self._timed_seat()
+        if (
+            timed is not None
+            and self.settings.turn_seconds
+            and now >= self.turn_started + self.settings.turn_seconds
+        ):
+            action = game.default_action(timed)
+            if action is not None:
+                return Decision({"k": "act", "seat": timed, "a": str(action), "by": "timeout"})
+        if now >= self.changed_at + self.settings.bot_pause:
+            proposal = self._bot_proposal()
+            if proposal is not None:
+                seat, action = proposal
+                return Decision({"k": "act", "seat": seat, "a": str(action), "by": "bot"})
+        return None
+
+    def _someone_here(self) -> bool:
+        return any(s.kind == "human" and s.connections > 0 for s in self.seats)
+
+    def _bot_proposal(self) -> tuple[int, Action] | None:
+        """What a bot-played seat does now, in the arbiter's order: out of turn first, then the turn
+        (asked once per table state: the bots are not asked again until something changes)."""
+        if self._proposal[0] != self.seq:
+            self._proposal = (self.seq, self._ask_bots())
+        return self._proposal[1]
+
+    def _ask_bots(self) -> tuple[int, Action] | None:
+        game = self.game
+        if game is None or game.phase >= Phase.ROUND_OVER:
+            return None
+        controlled = self.controlled()
+        if not controlled:
+            return None
+        for seat in [*offer_order(game), game.active_seat]:
+            if seat not in controlled:
+                continue
+            legal = game.legal_actions_for(seat)
+            if not legal:
+                continue
+            bot = self.bots[seat]
+            view = game.view(seat)
+            out_of_turn = seat != game.active_seat
+            ask = getattr(bot, "react", None) if out_of_turn else None
+            choice = (ask or bot.choose)(view, view.legal, self.bot_rngs[seat])
+            if choice is not None:
+                return seat, choice
+        return None
+
+    # -- connections (not logged: they change no game state) ---------------------------------------
+
+    def connected(self, seat: int | None, now: float) -> None:
+        if seat is None:
+            self.spectators += 1
+            return
+        s = self.seats[seat]
+        s.connections += 1
+        s.away_since = None
+
+    def disconnected(self, seat: int | None, now: float) -> None:
+        if seat is None:
+            self.spectators = max(0, self.spectators - 1)
+            return
+        s = self.seats[seat]
+        s.connections = max(0, s.connections - 1)
+        if s.connections == 0:
+            s.away_since = now
+
+    def back_from_autopilot(self, seat: int | None) -> Decision | None:
+        """A player on autopilot who acts again takes the seat back (an entry, logged)."""
+        if seat is None or not self.seats[seat].autopilot or self.seats[seat].kind != "human":
+            return None
+        return Decision({"k": "autopilot", "seat": seat, "on": False})
+
+    def replay(self, entries: Sequence[dict[str, Any]], now: float) -> None:
+        for entry in entries:
+            self.apply(entry, now)
+        for s in self.seats:  # after a restart nobody is connected yet: the grace period starts now
+            if s.kind == "human":
+                s.away_since = now
