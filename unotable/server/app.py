@@ -151,7 +151,9 @@ class Runner:
             try:
                 cmd = await asyncio.wait_for(self.queue.get(), timeout)
             except TimeoutError:
-                decision = self.table.due(time.time())
+                # a bot may think for a while (ismcts): off the event loop, while this table's writer
+                # waits for it, so the other tables and every socket go on
+                decision = await asyncio.to_thread(self.table.due, time.time())
                 if decision is not None:
                     await self._commit(decision, None, time.time())
                 continue

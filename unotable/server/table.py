@@ -481,7 +481,7 @@ class Table:
     def next_due(self) -> float | None:
         """When :meth:`due` may next have something to do (None: nothing is scheduled)."""
         times: list[float] = []
-        if self.status == "playing" and self._bot_proposal() is not None:
+        if self.status == "playing" and self._bot_may_act():
             times.append(self.changed_at + self.settings.bot_pause)
         if self.settings.turn_seconds and self._timed_seat() is not None:
             times.append(self.turn_started + self.settings.turn_seconds)
@@ -529,6 +529,15 @@ class Table:
                 seat, action = proposal
                 return Decision({"k": "act", "seat": seat, "a": str(action), "by": "bot"})
         return None
+
+    def _bot_may_act(self) -> bool:
+        """Whether a bot-played seat has a legal action now (cheap: the bots are not asked)."""
+        game = self.game
+        if game is None or game.phase >= Phase.ROUND_OVER:
+            return False
+        if self._proposal[0] == self.seq:
+            return self._proposal[1] is not None
+        return any(game.legal_actions_for(s) for s in self.controlled())
 
     def _someone_here(self) -> bool:
         return any(s.kind == "human" and s.connections > 0 for s in self.seats)
