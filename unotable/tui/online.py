@@ -1,0 +1,1274 @@
+"""``unotable join URL``: play a seat of an online table from the terminal.
+
+The client speaks the protocol of :mod:`unotable.server.protocol` over one websocket. It connects
+to ``ws://HOST:PORT/ws/TABLE`` for the link a host shares (``http://HOST:PORT/t/TABLE``), says
+hello (with the seat token given, or the one saved for this table), and then:
+
+- in the waiting room, without a seat, it sits down (at the seat asked for, else the first free
+  one) under the name given (it asks for one when none is), and saves the seat's token;
+- once the table is in play, without a seat, it watches as a spectator.
+
+It shows the table with the terminal renderer (:mod:`unotable.tui.render`) and one line for each
+event as it arrives. Input is read on its own thread, so updates keep coming while a line is
+typed: on the seat's turn the same input as ``unotable play`` works (hand indices, notation, words,
+through :func:`unotable.tui.commands.read_line`), out-of-turn chances (UNO, catch, jump-in) are
+shown as they come and accepted at any time, and the host's commands (``start``, ``next_round``,
+``rematch``, ``add_bot N [LEVEL]``, ``remove_bot N``, ``kick N``), ``chat TEXT`` and ``quit`` are
+typed at the same prompt. A refusal from the server is shown in plain words; it changes nothing.
+When the connection drops, or the server asks it to, the client reconnects by itself with its
+token and the last sequence number it saw (exponential backoff up to :data:`MAX_DELAY` seconds
+between tries) and shows what it missed.
+
+Tokens live in ``tokens.json`` (mode 0600) in the user's data directory: ``$UNOTABLE_DATA_DIR``,
+else ``$XDG_DATA_HOME/unotable``, else ``~/.local/share/unotable``; keyed by the table's link.
+
+>>> parse_table_url("http://127.0.0.1:8000/t/abc_DEF-123")
+TableUrl(base='http://127.0.0.1:8000', table='abc_DEF-123')
+>>> parse_table_url("https://uno.example/t/XYZ/").ws
+'wss://uno.example/ws/XYZ'
+>>> parse_table_url("ws://127.0.0.1:8000/ws/abc").link
+'http://127.0.0.1:8000/t/abc'
+>>> split_command("add_bot 2 expert"), split_command("chat  hello there"), split_command("7 b")
+(('add_bot', ['2', 'expert']), ('chat', ['hello there']), None)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import json
+import os
+import re
+import sys
+import threading
+import time
+import unicodedata
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from unotable.actions import (
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Pass,
+    Play,
+    parse_action,
+)
+from unotable.cards import Card, Color
+from unotable.errors import NotationError, RecordError, UnoError
+from unotable.events import Event
+from unotable.rules import Ruleset
+from unotable.scoring import Outcome, RoundResult
+from unotable.state import ColorReason, MatchEndReason, Phase
+from unotable.tui.commands import missing, read_line
+from unotable.tui.render import (
+    Style,
+    event_lines,
+    round_summary_lines,
+    score_table_lines,
+    standings_lines,
+    table_lines,
+    use_color,
+)
+from unotable.views import PlayerView, SpectatorView, TableInfo
+
+__all__ = [
+    "HELP",
+    "MAX_DELAY",
+    "JoinError",
+    "OnlineClient",
+    "TableUrl",
+    "TokenStore",
+    "add_join_arguments",
+    "create_table",
+    "data_dir",
+    "parse_table_url",
+    "run_join",
+    "run_join_from_args",
+    "split_command",
+    "view_from_dict",
+]
+
+MAX_DELAY = 30.0
+"""The longest wait, in seconds, between two tries to reconnect (the waits double up to it)."""
+FIRST_DELAY = 0.25
+GIVE_UP = 600.0
+"""Seconds without a connection after which the client stops trying."""
+CLOSE_TAKEN_OVER = 4001
+CLOSE_NO_TABLE = 4004
+
+HELP = """\
+Commands (the hand is shown with indices; cards marked * can be played now):
+  3            play the card at index 3; you are asked for a color or a target when it needs one
+  3 b, 3:blue  play a wild at index 3 and name blue      3>2   play it targeting seat 2
+  3!, 3 uno    play it and call UNO (do this when it leaves you one card)
+  W4:B  R7>2!  any action in notation: card, :color, >target seat, ! for UNO
+  draw (d)     draw a card            pass (p)   keep the card you just drew
+  play         play the card you just drew
+  accept       take the pending penalty           challenge   challenge a Wild Draw Four
+  uno          call UNO                           catch N     catch seat N, who did not call UNO
+  color R      name a color when asked (or just type r, y, g or b)
+  table (t)    show the table again   moves (m)  list your legal actions
+  chat TEXT    say something to the table         sit [N]     take a free seat (waiting room)
+  help (?)     this help              quit (q)   leave (end of input or Ctrl-C too)
+Host commands: start · next_round · rematch · add_bot N [LEVEL] · remove_bot N · kick N"""
+
+_ERROR_WORDS = {
+    "not_your_turn": "It is not your turn",
+    "illegal": "Not allowed now",
+    "invalid": "That does not work here",
+    "stale": "The table moved on before that arrived; look again",
+    "malformed": "The server did not understand that message",
+    "too_large": "That message is too long",
+    "rate_limited": "Slow down",
+    "forbidden": "Not allowed",
+}
+
+_HOST_WORDS = {
+    "start": "start",
+    "next_round": "next_round",
+    "next": "next_round",
+    "deal": "next_round",
+    "rematch": "rematch",
+    "add_bot": "add_bot",
+    "remove_bot": "remove_bot",
+    "kick": "kick",
+}
+_OTHER_WORDS = {"chat": "chat", "say": "chat", "sit": "sit"}
+
+
+class JoinError(Exception):
+    """A link, a flag or a server answer that makes no session (shown to the user, exit status 1)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# links and tokens
+
+
+@dataclass(frozen=True, slots=True)
+class TableUrl:
+    """A table's address: the server's base URL (``http://HOST:PORT``) and the table id."""
+
+    base: str
+    table: str
+
+    @property
+    def link(self) -> str:
+        """The link a host shares (the key of the saved tokens)."""
+        return f"{self.base}/t/{self.table}"
+
+    @property
+    def ws(self) -> str:
+        scheme, rest = self.base.split("://", 1)
+        return f"{'wss' if scheme == 'https' else 'ws'}://{rest}/ws/{self.table}"
+
+
+_TABLE_PATH = re.compile(r"(?P<prefix>.*?)/(?:t|ws|api/tables)/(?P<table>[A-Za-z0-9_-]+)/?")
+
+
+def parse_table_url(url: str) -> TableUrl:
+    """The table of a link: ``http(s)://HOST[:PORT]/t/TABLE`` (also ``ws://.../ws/TABLE``)."""
+    parts = urllib.parse.urlsplit(url.strip())
+    scheme = {"http": "http", "https": "https", "ws": "http", "wss": "https"}.get(parts.scheme.lower())
+    match = _TABLE_PATH.fullmatch(parts.path)
+    if scheme is None or not parts.netloc or match is None:
+        raise JoinError(f"{url!r} is not a table's link: expected http://HOST:PORT/t/TABLE")
+    return TableUrl(f"{scheme}://{parts.netloc}{match['prefix']}", match["table"])
+
+
+def data_dir() -> Path:
+    """Where the client keeps its tokens: ``$UNOTABLE_DATA_DIR``, ``$XDG_DATA_HOME/unotable`` or
+    ``~/.local/share/unotable``."""
+    explicit = os.environ.get("UNOTABLE_DATA_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    if xdg:
+        return Path(xdg) / "unotable"
+    return Path.home() / ".local" / "share" / "unotable"
+
+
+class TokenStore:
+    """``tokens.json``: for each table link, the seat token (and the host token) to come back with.
+
+    The file is written whole, atomically, readable by its owner only (0600)."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.path = (directory if directory is not None else data_dir()) / "tokens.json"
+
+    def load(self) -> dict[str, dict[str, Any]]:
+        try:
+            doc = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(doc, dict):
+            return {}
+        return {k: v for k, v in doc.items() if isinstance(k, str) and isinstance(v, dict)}
+
+    def get(self, link: str) -> dict[str, Any]:
+        return dict(self.load().get(link, {}))
+
+    def update(self, link: str, **fields: Any) -> None:
+        """Merge ``fields`` into the entry of ``link`` (a None value removes the field)."""
+        doc = self.load()
+        entry = dict(doc.get(link, {}))
+        for key, value in fields.items():
+            if value is None:
+                entry.pop(key, None)
+            else:
+                entry[key] = value
+        if entry:
+            doc[link] = entry
+        else:
+            doc.pop(link, None)
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        tmp = self.path.with_name(f".tokens.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(doc, f, indent=1, sort_keys=True)
+                f.write("\n")
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+
+def create_table(
+    base_url: str,
+    preset: str = "official",
+    seats: int = 4,
+    bots: int | Sequence[str | None] = 0,
+    options: Mapping[str, object] | None = None,
+    *,
+    bot_level: str = "heuristic",
+    timeout: float = 10.0,
+) -> tuple[str, str]:
+    """Create a table on the server at ``base_url`` (``POST /api/tables``): its link and host token.
+
+    ``bots`` is a count (bots take the last seats, at ``bot_level``) or a level per seat (None for a
+    person)."""
+    if isinstance(bots, int):
+        if not 0 <= bots < seats:
+            raise JoinError(f"{bots} bots leave no seat for a person at a table of {seats}")
+        per_seat: list[str | None] = [None] * (seats - bots) + [bot_level] * bots
+    else:
+        per_seat = list(bots)
+    body: dict[str, Any] = {"preset": preset, "seats": seats, "bots": per_seat}
+    if options:
+        body["options"] = dict(options)
+    base = base_url.strip().rstrip("/")
+    parts = urllib.parse.urlsplit(base)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise JoinError(f"{base_url!r} is not a server's address: expected http://HOST:PORT")
+    request = urllib.request.Request(
+        f"{base}/api/tables",
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            doc = json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        try:
+            problem = json.loads(exc.read())
+            why = f"{problem['message']}"
+        except (ValueError, KeyError, TypeError):
+            why = f"HTTP {exc.code}"
+        raise JoinError(f"the server would not create the table: {why}") from None
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise JoinError(f"could not reach {base}: {getattr(exc, 'reason', exc)}") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("url"), str) or not isinstance(
+        doc.get("host_token"), str
+    ):
+        raise JoinError("the server's answer names no table")
+    return doc["url"], doc["host_token"]
+
+
+# ---------------------------------------------------------------------------------------------
+# views from JSON
+
+
+def _card(text: Any) -> Card | None:
+    return None if text is None else Card.parse(str(text))
+
+
+def _ints(values: Any) -> tuple[int, ...]:
+    return tuple(int(v) for v in values)
+
+
+def _bools(values: Any) -> tuple[bool, ...]:
+    return tuple(bool(v) for v in values)
+
+
+def _round_result(doc: Any) -> RoundResult | None:
+    if doc is None:
+        return None
+    return RoundResult(
+        round_no=int(doc["round_no"]),
+        winner=None if doc["winner"] is None else int(doc["winner"]),
+        points=int(doc["points"]),
+        hand_points=_ints(doc["hand_points"]),
+        knocked_out=_ints(doc["knocked_out"]),
+        eliminated=_ints(doc["eliminated"]),
+        scores=_ints(doc["scores"]),
+    )
+
+
+def _outcome(doc: Any) -> Outcome | None:
+    if doc is None:
+        return None
+    return Outcome(
+        winners=_ints(doc["winners"]),
+        scores=_ints(doc["scores"]),
+        rounds=int(doc["rounds"]),
+        reason=MatchEndReason(doc["reason"]),
+    )
+
+
+def table_info_from_dict(doc: Mapping[str, Any]) -> TableInfo:
+    names = doc.get("names")
+    return TableInfo(
+        Ruleset.from_dict(doc["ruleset"]),
+        int(doc["seats"]),
+        None if names is None else tuple(str(n) for n in names),
+    )
+
+
+def view_from_dict(doc: Mapping[str, Any], table: TableInfo) -> SpectatorView:
+    """The view that ``to_dict`` wrote (a :class:`PlayerView` when it has a seat), on ``table``."""
+    try:
+        reason = doc["awaiting_color_for"]
+        color = doc["current_color"]
+        team = doc["team_scores"]
+        public: dict[str, Any] = {
+            "table": table,
+            "seq": int(doc["seq"]),
+            "round_no": int(doc["round_no"]),
+            "dealer": int(doc["dealer"]),
+            "phase": Phase[str(doc["phase"]).upper()],
+            "active": int(doc["active"]),
+            "direction": int(doc["direction"]),
+            "top_card": _card(doc["top_card"]),
+            "current_color": None if color is None else Color.parse(color),
+            "discard_pile": tuple(Card.parse(c) for c in doc["discard_pile"]),
+            "draw_pile_size": int(doc["draw_pile_size"]),
+            "hand_sizes": _ints(doc["hand_sizes"]),
+            "pending_penalty": int(doc["pending_penalty"]),
+            "pending_card": _card(doc["pending_card"]),
+            "top_player": None if doc["top_player"] is None else int(doc["top_player"]),
+            "in_round": _bools(doc["in_round"]),
+            "knocked_out": _bools(doc["knocked_out"]),
+            "eliminated": _bools(doc["eliminated"]),
+            "called": _bools(doc["called"]),
+            "exposed": _bools(doc["exposed"]),
+            "scores": _ints(doc["scores"]),
+            "team_scores": None if team is None else _ints(team),
+            "round_wins": _ints(doc["round_wins"]),
+            "awaiting_color_for": None if reason is None else ColorReason[str(reason).upper()],
+            "seats_to_act": _ints(doc["seats_to_act"]),
+            "last_round": _round_result(doc["last_round"]),
+            "outcome": _outcome(doc["outcome"]),
+        }
+        if doc.get("seat") is None:
+            return SpectatorView(**public)
+        return PlayerView(
+            **public,
+            seat=int(doc["seat"]),
+            hand=tuple(Card.parse(c) for c in doc["hand"]),
+            drawn_card=_card(doc["drawn_card"]),
+            legal=tuple(parse_action(a) for a in doc["legal"]),
+        )
+    except (KeyError, TypeError, ValueError, UnoError) as exc:
+        raise RecordError(f"the server sent a view this client cannot read: {exc!r}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# what the person types
+
+
+def split_command(line: str) -> tuple[str, list[str]] | None:
+    """A host command, ``chat`` or ``sit`` with its arguments; None for anything else."""
+    body = line.strip()
+    word, _, rest = body.partition(" ")
+    key = word.lower().replace("-", "_")
+    if key in ("chat", "say"):
+        return "chat", [rest.strip()] if rest.strip() else []
+    kind = _HOST_WORDS.get(key) or _OTHER_WORDS.get(key)
+    if kind is None:
+        return None
+    return kind, rest.split()
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def clean(text: str) -> str:
+    """Text from other people, safe to print: no control characters (no terminal escapes)."""
+    text = _CONTROL.sub("?", text)
+    return "".join("?" if unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") else ch for ch in text)
+
+
+def _seq(msg: Mapping[str, Any]) -> int | None:
+    value = msg.get("seq")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+class _Quit(Exception):
+    """The person asked to leave."""
+
+
+class _Stop(Exception):
+    """The session cannot go on (the reason is already shown)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+# ---------------------------------------------------------------------------------------------
+# the session
+
+
+class OnlineClient:
+    """One person's terminal session at an online table."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        name: str | None = None,
+        seat: int | None = None,
+        token: str | None = None,
+        host_token: str | None = None,
+        out: TextIO,
+        ask: Callable[[str], str],
+        style: Style | None = None,
+        tokens: TokenStore | None = None,
+        max_delay: float = MAX_DELAY,
+        give_up: float = GIVE_UP,
+        echo_prompt: bool = False,
+    ) -> None:
+        self.where = parse_table_url(url)
+        self.want_name = name.strip() if name and name.strip() else None
+        self.want_seat = seat
+        self.tokens = tokens if tokens is not None else TokenStore()
+        saved = self._saved()
+        self.token = token or _str(saved.get("token"))
+        self.host_token = host_token or _str(saved.get("host_token"))
+        self.out = out
+        self._ask = ask
+        self.style = style or Style()
+        self.max_delay = max_delay
+        self.give_up = give_up
+        self.echo_prompt = echo_prompt
+        # what the server told us
+        self.ws: ClientConnection | None = None
+        self.me: int | None = None
+        self.host = False
+        self.info: dict[str, Any] | None = None
+        self.static: TableInfo | None = None
+        self.view: SpectatorView | None = None
+        self.last_seq: int | None = None
+        self.welcomed = asyncio.Event()
+        self.connections = 0
+        self.need_seat = False
+        self._waiting_line = False
+        # what we showed
+        self._event_seq = 0
+        self._table_key: Any = None
+        self._chance_key: Any = None
+        self._summary_key: Any = None
+        self._room_key: Any = None
+        self._shown_hand: tuple[Card, ...] | None = None
+        self._prompting: str | None = None
+        self.stopped: int | None = None
+
+    # -- output ------------------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        if self._prompting is not None and self.echo_prompt:
+            self.out.write("\r\x1b[K" if self.style.color else "\n")
+            self._prompting = None
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def error(self, text: str) -> None:
+        self.say(self.style.error(f"✗ {text}"))
+
+    def _reprompt(self) -> None:
+        if self.echo_prompt and self._waiting_line and self._prompting is None:
+            self._prompting = self.prompt()
+            self.out.write(self._prompting)
+            self.out.flush()
+
+    # -- who is who ------------------------------------------------------------------------------
+
+    def _saved(self) -> dict[str, Any]:
+        try:
+            return self.tokens.get(self.where.link)
+        except OSError:
+            return {}
+
+    def _save(self, **fields: Any) -> None:
+        try:
+            self.tokens.update(self.where.link, **fields)
+        except OSError as exc:
+            self.error(f"Could not save the token in {self.tokens.path}: {exc}")
+            if fields.get("token"):
+                self.say(f"Keep it to come back: --token {fields['token']}")
+
+    @property
+    def names(self) -> list[str]:
+        """Display names: the table's names, and ``You`` for this seat."""
+        n = 0
+        names: list[str] = []
+        if self.static is not None:
+            n = self.static.seats
+            names = list(self.static.names or ())
+        elif self.info is not None:
+            n = len(self.info["seats"])
+        if len(names) < n:
+            seats = self.info["seats"] if self.info is not None else []
+            for i in range(len(names), n):
+                s = seats[i] if i < len(seats) else {}
+                names.append(s.get("name") or f"Seat {i}")
+        names = [clean(str(x)) for x in names]
+        if self.me is not None and 0 <= self.me < len(names):
+            names[self.me] = "You"
+        return names
+
+    def levels(self) -> list[str]:
+        if self.info is None:
+            return []
+        out = []
+        for i, s in enumerate(self.info["seats"]):
+            if i == self.me:
+                out.append("autopilot" if s.get("autopilot") else "")
+            elif s.get("autopilot"):
+                out.append("autopilot")
+            elif s.get("kind") == "bot":
+                out.append(clean(str(s.get("level") or "bot")))
+            elif s.get("kind") == "human" and not s.get("connected"):
+                out.append("away")
+            else:
+                out.append("")
+        return out
+
+    @property
+    def status(self) -> str:
+        return str(self.info["status"]) if self.info is not None else "?"
+
+    def my_view(self) -> PlayerView | None:
+        return self.view if isinstance(self.view, PlayerView) else None
+
+    def my_turn(self) -> bool:
+        v = self.my_view()
+        return v is not None and v.active == v.seat and v.phase < Phase.ROUND_OVER
+
+    def prompt(self) -> str:
+        v = self.my_view()
+        if v is None:
+            return "(watching) > " if self.status != "waiting" or self.me is None else "(waiting) > "
+        if self.my_turn():
+            return "> "
+        if v.legal and v.phase < Phase.ROUND_OVER:
+            return "(out of turn) > "
+        return ". "
+
+    # -- the connection --------------------------------------------------------------------------
+
+    def hello(self) -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "hello"}
+        if self.token:
+            msg["token"] = self.token
+        if self.host_token:
+            msg["host_token"] = self.host_token
+        if self.last_seq is not None:
+            msg["last_seq"] = self.last_seq
+        return msg
+
+    async def connection_loop(self) -> None:
+        """Stay connected: connect, read every message, reconnect with backoff when it drops."""
+        attempt = 0
+        lost_at: float | None = None
+        while True:
+            code: int | None = None
+            reason = ""
+            try:
+                async with connect(
+                    self.where.ws, open_timeout=10, ping_interval=20, ping_timeout=20, max_size=2**22
+                ) as ws:
+                    self.ws = ws
+                    await ws.send(json.dumps(self.hello()))
+                    async for raw in ws:
+                        msg = json.loads(raw)
+                        if isinstance(msg, dict):
+                            if msg.get("type") == "welcome":
+                                attempt, lost_at = 0, None
+                            if await self.handle(msg):  # the server asks us to reconnect
+                                break
+                code = ws.close_code
+            except (OSError, InvalidHandshake, InvalidURI, TimeoutError, ConnectionClosed) as exc:
+                reason = str(exc) or type(exc).__name__
+                if isinstance(exc, ConnectionClosed) and exc.rcvd is not None:
+                    code = exc.rcvd.code
+            finally:
+                self.ws = None
+            if code == CLOSE_TAKEN_OVER:
+                self.say("This seat was taken over by another connection; this one stops here.")
+                raise _Stop(0)
+            if code == CLOSE_NO_TABLE:
+                self.error(f"There is no table at {self.where.link} (a wrong link, or a finished table).")
+                raise _Stop(1)
+            if not self.welcomed.is_set():
+                why = reason or "the server closed the connection"
+                self.error(f"Could not join {self.where.link}: {why}")
+                raise _Stop(1)
+            now = time.monotonic()
+            lost_at = lost_at if lost_at is not None else now
+            if now - lost_at > self.give_up:
+                self.error(f"No connection for {self.give_up:g} s: giving up. Join again later.")
+                raise _Stop(1)
+            delay = min(self.max_delay, FIRST_DELAY * 2**attempt)
+            attempt += 1
+            self.say(self.style.dim(f"… connection lost; reconnecting in {delay:g} s (try {attempt})"))
+            await asyncio.sleep(delay)
+
+    async def send(self, msg: dict[str, Any]) -> bool:
+        ws = self.ws
+        if ws is None:
+            self.error("Not connected right now (reconnecting): try again in a moment.")
+            return False
+        try:
+            await ws.send(json.dumps(msg))
+        except ConnectionClosed:
+            self.error("The connection dropped before that was sent: try again once reconnected.")
+            return False
+        return True
+
+    # -- what the server says --------------------------------------------------------------------
+
+    async def handle(self, msg: dict[str, Any]) -> bool:
+        """Show one server message; True when the server asked us to reconnect."""
+        kind = msg.get("type")
+        if kind == "welcome":
+            self.on_welcome(msg)
+        elif kind == "update":
+            self.on_update(msg)
+        elif kind == "token":
+            self.on_token(msg)
+        elif kind == "chat":
+            self._note_seq(msg)
+            who = clean(str(msg.get("name", "?")))
+            seat = msg.get("seat")
+            you = " (you)" if seat is not None and seat == self.me else ""
+            self.say(f"  [chat] {who}{you}: {clean(str(msg.get('text', '')))}")
+        elif kind == "error":
+            self.on_error(msg)
+        elif kind == "reconnect":
+            why = clean(str(msg.get("reason", "")))
+            if why.startswith("taken over"):
+                self.say(f"The server says: {why}.")
+                return False  # the close (4001) that follows stops this session
+            self.say(self.style.dim(f"… the server asks us to reconnect ({why})"))
+            return True
+        self._reprompt()
+        return False
+
+    def _note_seq(self, msg: Mapping[str, Any]) -> None:
+        seq = _seq(msg)
+        if seq is not None and (self.last_seq is None or seq > self.last_seq):
+            self.last_seq = seq
+
+    def on_welcome(self, msg: dict[str, Any]) -> None:
+        first = not self.welcomed.is_set()
+        self.connections += 1
+        you = msg.get("you") or {}
+        seat = you.get("seat")
+        self.me = seat if isinstance(seat, int) else None
+        self.host = bool(you.get("host"))
+        self.info = msg.get("table")
+        if msg.get("static") is not None:
+            self.static = table_info_from_dict(msg["static"])
+        view = msg.get("view")
+        events = msg.get("events") or []
+        self._note_seq(msg)
+        if first:
+            self.intro()
+        else:
+            self.say(self.style.dim("… reconnected") + (f": {len(events)} missed event(s)" if events else ""))
+        if view is not None and self.static is not None:
+            self.view = view_from_dict(view, self.static)
+            if self.view.seq < self._event_seq:  # a new match since we last saw the table
+                self._event_seq = 0
+        self.show_events(events)
+        if first or self.view is None:
+            self._table_key = None
+        self.after_change(force_room=True)
+        if first:
+            self.need_seat = self.me is None and self.status == "waiting"
+        self.welcomed.set()
+
+    def intro(self) -> None:
+        info = self.info or {}
+        settings = info.get("settings") or {}
+        seats = len(info.get("seats") or [])
+        preset = clean(str(settings.get("preset", "?")))
+        self.say(self.style.bold(f"unotable · table {self.where.table}") + f" — {preset}, {seats} seats")
+        if self.me is not None:
+            self.say(f"You are seat {self.me} ({self.names_raw()[self.me]}).")
+        elif self.status != "waiting":
+            self.say("The table is in play: you are watching as a spectator.")
+        if self.host:
+            self.say("You hold the host token: start, next_round, rematch, add_bot N, remove_bot N, kick N.")
+        self.say("Type help for the commands.")
+
+    def names_raw(self) -> list[str]:
+        names = self.names
+        if self.me is not None and self.info is not None and self.me < len(self.info["seats"]):
+            names[self.me] = clean(str(self.info["seats"][self.me].get("name") or "You"))
+        return names
+
+    async def sit_down(self, seat: int | None = None) -> None:
+        """Take the seat asked for, else the first free one."""
+        info = self.info or {}
+        free = [s["seat"] for s in info.get("seats", []) if s.get("kind") == "empty"]
+        wanted = seat if seat is not None else self.want_seat
+        if wanted is None:
+            if not free:
+                self.say("Every seat is taken: you are watching.")
+                return
+            wanted = free[0]
+        if self.want_name is None:
+            name = ""
+            while not name:
+                name = " ".join((await self.ask_line("Your name at the table: ")).split())
+            self.want_name = name[:24]
+        await self.send({"type": "sit", "seat": wanted, "name": self.want_name})
+
+    def on_token(self, msg: dict[str, Any]) -> None:
+        token = msg.get("token")
+        seat = msg.get("seat")
+        if isinstance(token, str) and isinstance(seat, int):
+            self.token = token
+            self.me = seat
+            self._save(token=token, seat=seat, name=self.want_name)
+            self.say(f"You sit at seat {seat}. Your token is saved: `unotable join {self.where.link}` "
+                     "brings you back to this seat.")
+
+    def on_update(self, msg: dict[str, Any]) -> None:
+        self._note_seq(msg)
+        if msg.get("table") is not None:
+            self.info = msg["table"]
+        if msg.get("static") is not None:
+            self.static = table_info_from_dict(msg["static"])
+            self._event_seq = 0
+            self._table_key = None
+        view = msg.get("view")
+        if view is not None and self.static is not None:
+            self.view = view_from_dict(view, self.static)
+            if isinstance(self.view, PlayerView):
+                self.me = self.view.seat
+        self.show_events(msg.get("events") or [])
+        self.after_change()
+
+    def on_error(self, msg: dict[str, Any]) -> None:
+        code = str(msg.get("code", ""))
+        text = clean(str(msg.get("message", "")))
+        if code == "forbidden" and "token holds no seat" in text:
+            self.say("The saved token holds no seat at this table any more.")
+            self.token = None
+            self._save(token=None, seat=None)
+            return
+        if text == "no such table":
+            return  # the close that follows (4004) says it
+        words = _ERROR_WORDS.get(code, "Refused")
+        self.error(f"{words}: {text}" if text else words)
+
+    def show_events(self, docs: Sequence[Any]) -> None:
+        events: list[Event] = []
+        for doc in docs:
+            try:
+                event = Event.from_dict(doc)
+            except (RecordError, UnoError, ValueError, TypeError):
+                continue
+            if event.seq <= self._event_seq:
+                continue  # shown already (a reconnect may send it again)
+            events.append(event)
+        if not events:
+            return
+        self._event_seq = max(e.seq for e in events)
+        for line in event_lines(events, self.names, self.style, self.me, everything=False):
+            self.say("  " + line)
+
+    def after_change(self, force_room: bool = False) -> None:
+        """What to show once the table has changed: the waiting room, the table on our turn, an
+        out-of-turn chance, the round's summary."""
+        if self.status == "waiting" or self.view is None:
+            room = json.dumps(self.info, sort_keys=True) if self.info is not None else None
+            if force_room or room != self._room_key:
+                self._room_key = room
+                self.show_room()
+            return
+        view = self.view
+        if view.phase >= Phase.ROUND_OVER:
+            over = (view.round_no, view.phase)
+            if over != self._summary_key:
+                self._summary_key = over
+                self.show_summary()
+            return
+        if self.my_turn():
+            turn = ("turn", view.seq)
+            if turn != self._table_key:
+                self._table_key = turn
+                self.show_table()
+            return
+        mine = self.my_view()
+        if mine is not None and mine.legal:
+            key = ("chance", tuple(str(a) for a in mine.legal))
+            if key != self._chance_key:
+                self._chance_key = key
+                self.show_chance(mine)
+            return
+        self._chance_key = None
+        if self._table_key is None:  # first sight of a game in play, or a new match
+            self._table_key = ("seen", view.seq)
+            self.show_table()
+
+    def show_room(self) -> None:
+        info = self.info
+        if info is None:
+            return
+        parts = []
+        for s in info["seats"]:
+            i = s["seat"]
+            if s["kind"] == "empty":
+                what = "free"
+            elif s["kind"] == "bot":
+                what = f"{clean(str(s.get('name') or 'Bot'))} (bot, {clean(str(s.get('level') or ''))})"
+            else:
+                what = clean(str(s.get("name") or "?"))
+                if i == self.me:
+                    what += " (you)"
+            parts.append(f"{i}: {what}")
+        status = self.status
+        head = {"waiting": "Waiting room", "round_over": "Between rounds", "match_over": "Match over"}.get(
+            status, "Table"
+        )
+        self.say(self.style.bold(head) + " — " + " · ".join(parts))
+        if status == "waiting" and self.host:
+            self.say("When everyone is seated, type start (add_bot N [LEVEL] fills seat N with a bot).")
+        elif status == "waiting":
+            self.say("Waiting for the host to start.")
+
+    def show_table(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        mine = self.my_view()
+        legal = mine.legal if mine is not None else ()
+        playable = frozenset(
+            i for i, c in enumerate(mine.hand) if any(isinstance(a, Play) and a.card == c for a in legal)
+        ) if mine is not None else frozenset()
+        self.say()
+        title = clean(str((self.info or {}).get("settings", {}).get("preset", "")))
+        for line in table_lines(view, self.names, self.style, self.levels(), title, playable):
+            self.say(line)
+        if mine is not None:
+            self._shown_hand = mine.hand
+            if self.my_turn() or mine.legal:
+                self.say(self.options_line(mine))
+
+    def show_chance(self, view: PlayerView) -> None:
+        top = self.style.card(view.top_card) if view.top_card is not None else "(none)"
+        color = self.style.color_word(view.current_color)
+        self.say(f"You may act out of turn. Top card: {top}, color {color}."
+                 f" Your hand: {self.style.hand(view.hand)}")
+        self._shown_hand = view.hand
+        self.say(self.options_line(view) + "   (or let play go on)")
+
+    def show_summary(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        names = self.names
+        self.say()
+        for line in round_summary_lines(view, names, self.style):
+            self.say(line)
+        self.say()
+        for line in score_table_lines(view, names, self.style):
+            self.say(line)
+        if view.outcome is not None:
+            self.say()
+            for line in standings_lines(view, names, self.style):
+                self.say(line)
+            if self.me is not None:
+                won = self.me in view.outcome.winners
+                self.say(self.style.bold("You won the match!" if won else "You lost the match."))
+            self.say("The record, seed included, is at " f"{self.where.link}/record"
+                     + (" · type rematch for another match" if self.host else ""))
+        else:
+            pause = (self.info or {}).get("settings", {}).get("round_pause")
+            when = f" or after {pause:g} s" if isinstance(pause, int | float) else ""
+            self.say(f"The next round is dealt when the host says so (next_round){when}.")
+
+    def options_line(self, view: PlayerView) -> str:
+        """What this seat may do now, in the words it can type (as in ``unotable play``)."""
+        legal = view.legal
+        parts: list[str] = []
+        indices = [str(i) for i, c in enumerate(view.hand)
+                   if any(isinstance(a, Play) and a.card == c for a in legal)]
+        if indices:
+            parts.append("play " + ", ".join(indices))
+        words = (("draw", Draw), ("pass", Pass), ("accept", Accept), ("challenge", Challenge),
+                 ("uno", CallUno))
+        for word, kind in words:
+            if any(isinstance(a, kind) for a in legal):
+                parts.append(word)
+        parts += [f"catch {t}" for t in sorted({a.target for a in legal if isinstance(a, Catch)})]
+        if any(isinstance(a, ChooseColor) for a in legal):
+            parts.append("name a color: r, y, g or b")
+        text = "You can: " + " · ".join(parts) if parts else "You have no action now."
+        if view.active == view.seat and view.phase is Phase.RESPOND:
+            text = f"You face +{view.pending_penalty}. " + text
+        if len(view.hand) == 2 and indices and any(isinstance(a, Play) and a.uno for a in legal):
+            text += f"  (add ! to call UNO with your play: {indices[0]}!)"
+        return text
+
+    # -- input -----------------------------------------------------------------------------------
+
+    async def ask_line(self, prompt: str) -> str:
+        """One line from ``ask``, read on a daemon thread so updates keep printing meanwhile."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[str] = loop.create_future()
+
+        def settle(result: str | None, exc: BaseException | None) -> None:
+            if done.done():
+                return
+            if exc is not None:
+                done.set_exception(exc)
+            else:
+                done.set_result(result or "")
+
+        def read() -> None:
+            try:
+                line = self._ask(prompt)
+            except BaseException as exc:  # EOFError, KeyboardInterrupt: handed to the loop
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(settle, None, exc)
+                return
+            with contextlib.suppress(RuntimeError):  # the loop is gone: the session ended
+                loop.call_soon_threadsafe(settle, line, None)
+
+        self.out.flush()
+        self._waiting_line = True
+        self._prompting = prompt if self.echo_prompt else None
+        threading.Thread(target=read, name="unotable-input", daemon=True).start()
+        try:
+            return await done
+        finally:
+            self._waiting_line = False
+            self._prompting = None
+
+    async def input_loop(self) -> None:
+        await self.welcomed.wait()
+        if self.need_seat:
+            await self.sit_down()
+        while True:
+            line = await self.ask_line(self.prompt())
+            await self.handle_line(line)
+
+    async def handle_line(self, line: str) -> None:
+        """Do what one typed line says."""
+        command = split_command(line)
+        if command is not None:
+            await self.command(*command)
+            return
+        mine = self.my_view()
+        try:
+            if mine is None:
+                parsed: Action | str = read_line(line, ())
+            else:
+                parsed = read_line(
+                    line,
+                    mine.hand,
+                    drawn=mine.drawn_card,
+                    exposed=[s for s in range(mine.seats) if mine.exposed[s] and s != mine.seat],
+                    choosing_color=mine.phase is Phase.CHOOSE_COLOR and mine.active == mine.seat,
+                )
+        except NotationError as exc:
+            self.error(f"{exc}  (type help for the commands)")
+            return
+        if isinstance(parsed, str):
+            self.word(parsed)
+            return
+        if mine is None:
+            self.error("You hold no seat at this table: you are watching.")
+            return
+        if line.strip()[:1].isdigit() and self._shown_hand is not None and mine.hand != self._shown_hand:
+            self.say("Your hand changed since it was shown; here it is again (nothing was played).")
+            self.show_table()
+            return
+        action = await self.complete(parsed, mine.legal)
+        if action is None:
+            return
+        await self.send({"type": "act", "action": str(action)})
+
+    def word(self, word: str) -> None:
+        if word == "quit":
+            raise _Quit
+        if word == "help":
+            self.say(HELP)
+        elif word == "table":
+            if self.view is None:
+                self.show_room()
+            else:
+                self.show_table()
+        elif word == "moves":
+            mine = self.my_view()
+            legal = mine.legal if mine is not None else ()
+            self.say("Legal now: " + (", ".join(str(a) for a in legal) or "nothing"))
+        else:  # an empty line
+            mine = self.my_view()
+            if mine is not None and (self.my_turn() or mine.legal) and mine.phase < Phase.ROUND_OVER:
+                self.say(self.options_line(mine))
+
+    async def command(self, kind: str, args: list[str]) -> None:
+        if kind == "chat":
+            if not args:
+                self.error("chat what? type chat and the text")
+                return
+            await self.send({"type": "chat", "text": args[0][:200]})
+            return
+        numbers = [a for a in args if a.isdigit()]
+        if kind == "sit":
+            if self.me is not None:
+                self.error(f"You already sit at seat {self.me}.")
+            elif self.status != "waiting":
+                self.error("Seats are taken in the waiting room; the table is in play: you are watching.")
+            else:
+                await self.sit_down(int(numbers[0]) if numbers else None)
+            return
+        if kind in ("start", "next_round", "rematch"):
+            if args:
+                self.error(f"{kind} takes nothing after it")
+                return
+            await self.send({"type": kind})
+            return
+        # add_bot N [LEVEL], remove_bot N, kick N
+        if not args or not args[0].isdigit() or (len(args) > (2 if kind == "add_bot" else 1)):
+            usage = "add_bot N [LEVEL]" if kind == "add_bot" else f"{kind} N"
+            self.error(f"type {usage}, with N the seat number")
+            return
+        msg: dict[str, Any] = {"type": kind, "seat": int(args[0])}
+        if kind == "add_bot" and len(args) == 2:
+            msg["level"] = args[1]
+        await self.send(msg)
+
+    async def complete(self, action: Action, legal: Sequence[Action]) -> Action | None:
+        """Ask for the color and target that ``action`` still needs; None when the person backs out."""
+        need_color, targets = missing(action, legal)
+        if need_color and isinstance(action, Play):
+            color = await self.ask_color()
+            if color is None:
+                return None
+            action = dataclasses.replace(action, color=color)
+        if targets and isinstance(action, Play | ChooseColor):
+            target = await self.ask_target(targets)
+            if target is None:
+                return None
+            action = dataclasses.replace(action, target=target)
+        return action
+
+    async def ask_color(self) -> Color | None:
+        while True:
+            answer = (await self.ask_line(
+                "Name a color — r(ed), y(ellow), g(reen), b(lue); Enter to cancel: ")).strip()
+            if not answer:
+                return None
+            try:
+                return Color.parse(answer)
+            except NotationError as exc:
+                self.error(str(exc))
+
+    async def ask_target(self, targets: Sequence[int]) -> int | None:
+        names = self.names
+        choices = ", ".join(f"{t} ({names[t]})" for t in targets)
+        while True:
+            answer = (await self.ask_line(f"Target seat — {choices}; Enter to cancel: ")).strip()
+            if not answer:
+                return None
+            if answer.isdigit() and int(answer) in targets:
+                return int(answer)
+            self.error(f"{answer!r} is not one of the seats you can target: {choices}")
+
+    # -- the whole session -----------------------------------------------------------------------
+
+    async def main(self) -> int:
+        reader = asyncio.create_task(self.connection_loop(), name="unotable-connection")
+        typist = asyncio.create_task(self.input_loop(), name="unotable-input")
+        try:
+            done, _ = await asyncio.wait({reader, typist}, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                exc = task.exception()
+                if exc is not None:
+                    raise exc
+            return 0  # pragma: no cover - both loops run until an exception
+        except _Quit:
+            self.say("Goodbye.")
+            return 0
+        except EOFError:
+            self.say("\nEnd of input. Goodbye.")
+            return 0
+        except _Stop as stop:
+            return stop.status
+        finally:
+            for task in (reader, typist):
+                task.cancel()
+            for task in (reader, typist):
+                with contextlib.suppress(asyncio.CancelledError, Exception, KeyboardInterrupt):
+                    await task
+            ws = self.ws
+            if ws is not None:
+                with contextlib.suppress(Exception):
+                    await ws.close()
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def run_join(
+    url: str,
+    name: str | None = None,
+    seat: int | None = None,
+    token: str | None = None,
+    out: TextIO | None = None,
+    ask: Callable[[str], str] | None = None,
+    *,
+    host_token: str | None = None,
+    color: bool | None = None,
+    tokens: TokenStore | None = None,
+    max_delay: float = MAX_DELAY,
+    give_up: float = GIVE_UP,
+    on_start: Callable[[OnlineClient], None] | None = None,
+) -> int:
+    """Play (or watch) the table at ``url`` from the terminal; the exit status.
+
+    0 when the person leaves (``quit``, end of input), 130 after Ctrl-C, 1 when the table cannot
+    be joined (a wrong link, no server) or the connection cannot be restored. ``on_start`` gets
+    the session's :class:`OnlineClient` before it connects (a scripted ``ask`` reads its view)."""
+    out = out if out is not None else sys.stdout
+    style = Style(use_color(out) if color is None else color)
+    try:
+        client = OnlineClient(
+            url,
+            name=name,
+            seat=seat,
+            token=token,
+            host_token=host_token,
+            out=out,
+            ask=ask if ask is not None else input,
+            style=style,
+            tokens=tokens,
+            max_delay=max_delay,
+            give_up=give_up,
+            echo_prompt=ask is None and _isatty(out),
+        )
+    except JoinError as exc:
+        out.write(f"unotable join: {exc}\n")
+        return 1
+    if on_start is not None:
+        on_start(client)
+    try:
+        return asyncio.run(client.main())
+    except KeyboardInterrupt:
+        out.write("\nInterrupted. Goodbye.\n")
+        out.flush()
+        return 130
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+# ---------------------------------------------------------------------------------------------
+# the command line
+
+
+def add_join_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of ``unotable join``."""
+    parser.add_argument(
+        "url", metavar="URL",
+        help="the table's link (http://HOST:PORT/t/TABLE); with --create, the server (http://HOST:PORT)",
+    )
+    parser.add_argument("--name", help="your name at the table (asked for when a seat is taken without one)")
+    parser.add_argument("--seat", type=int, metavar="N", help="the seat to take (default: the first free)")
+    parser.add_argument("--token", help="your seat's token (default: the one saved for this table)")
+    parser.add_argument("--host-token", help="the host's token: start, next_round, rematch, bots, kick")
+    parser.add_argument("--no-color", action="store_true", help="no ANSI colors")
+    create = parser.add_argument_group("creating a table (--create URL is the server's address)")
+    create.add_argument("--create", action="store_true", help="create a table on the server, then join it")
+    create.add_argument("--preset", default="official", metavar="NAME", help="the ruleset preset")
+    create.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                        help="a ruleset option (repeatable)")
+    create.add_argument("--seats", type=int, default=4, metavar="N", help="seats at the table (default 4)")
+    create.add_argument("--bots", type=int, default=0, metavar="N", help="bots in the last N seats")
+    create.add_argument("--bot-level", default="heuristic", metavar="LEVEL", help="the bots' level")
+
+
+def run_join_from_args(args: argparse.Namespace) -> int:
+    """``unotable join``: create the table first with ``--create``, then join it."""
+    url: str = args.url
+    host_token: str | None = args.host_token
+    if args.create:
+        from unotable.errors import RulesetError
+        from unotable.tui.play import parse_option
+
+        try:
+            options = dict(parse_option(o) for o in args.option)
+            url, host_token = create_table(url, args.preset, args.seats, args.bots, options,
+                                           bot_level=args.bot_level)
+        except (JoinError, RulesetError) as exc:
+            print(f"unotable join: {exc}", file=sys.stderr)
+            return 1
+        try:
+            TokenStore().update(parse_table_url(url).link, host_token=host_token)
+            where = f"the host token is saved in {TokenStore().path}"
+        except (OSError, JoinError):
+            where = f"host token: {host_token} (keep it: --host-token)"
+        print(f"Table created: {url}\nShare this link; {where}.", flush=True)
+    color = False if args.no_color else None
+    return run_join(url, args.name, args.seat, args.token, host_token=host_token, color=color)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m unotable.tui.online`` (the same as ``unotable join``)."""
+    parser = argparse.ArgumentParser(prog="unotable join", description="Play an online table.")
+    add_join_arguments(parser)
+    return run_join_from_args(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
