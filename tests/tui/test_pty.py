@@ -159,6 +159,44 @@ def answer(t: Any, prompt: str, before: str) -> str:
     return ""
 
 
+def play_until(t: Any, stop: str, limit: int = 3000) -> re.Match[str]:
+    """Answer every prompt like :func:`answer` until a prompt matching ``stop``."""
+    for _ in range(limit):
+        m = t.expect(PROMPT, timeout=15)
+        prompt = m.group(0)
+        if re.search(stop, prompt):
+            return m
+        before = t.screen[: m.start()]
+        assert "✗" not in before[before.rfind("\n> ", 0, len(before) - 2):], before[-2000:]
+        t.send(answer(t, prompt, before))
+    raise AssertionError(f"no prompt {stop!r}")
+
+
+def test_the_end_of_a_round_shows_hands_points_and_scores(term: Callable[..., Any]) -> None:
+    t = term(*ARGS)
+    m = play_until(t, r"Press Enter to deal round 2")
+    screen = t.screen[: m.start()]
+    summary = screen[screen.rindex("Round 1 over: "):]
+    lines = summary.splitlines()
+    winner = re.fullmatch(r"Round 1 over: (You|Bot 1|Bot 2) went out\.", lines[0])
+    assert winner, lines[0]
+    assert lines[1] == "  Hands left:"
+    hands = {line.split("  ")[2].strip(): line for line in lines[2:5]}
+    assert set(hands) == {"You", "Bot 1", "Bot 2"}
+    losers = {name: int(re.search(r"(\d+) points?", line).group(1))  # type: ignore[union-attr]
+              for name, line in hands.items() if name != winner.group(1)}
+    assert "went out" in hands[winner.group(1)]
+    total = sum(losers.values())
+    terms = " + ".join(f"{p} ({name})" for name, p in sorted(losers.items()) if p)
+    assert re.search(rf"  {winner.group(1)} scores? {re.escape(terms)} = {total} points\.", summary), summary
+    assert "Scores (first to 500 wins the match)" in summary
+    first = rf"(?m)^   1\. {winner.group(1)} +{total} +\+{total} +{500 - total} to go$"
+    assert re.search(first, summary), summary
+    t.send("")  # deal round 2
+    t.expect(r"── Round 2 ──")
+    t.close()
+
+
 def test_a_whole_match_played_saved_and_replayed(term: Callable[..., Any], tmp_path: Path,
                                                  capsys: Any) -> None:
     t = term(*ARGS)
@@ -180,6 +218,8 @@ def test_a_whole_match_played_saved_and_replayed(term: Callable[..., Any], tmp_p
     assert t.wait() == 0
     screen = t.screen
     assert "Match over:" in screen
+    assert "Final standings after " in screen
+    assert re.search(r"(?m)^   1\. (You|Bot 1|Bot 2) +\d+  ★ winner$", screen)
     assert "Record saved to unotable-5.json. Replay it with: unotable replay unotable-5.json" in screen
     assert "Traceback" not in screen
     path = tmp_path / "unotable-5.json"

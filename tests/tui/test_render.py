@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
+from typing import Any
 
 import pytest
 
-from unotable import Card, Color, Game
+from unotable import Card, Color, Game, Ruleset
 from unotable.events import (
     CardPlayed,
     Caught,
@@ -39,7 +41,19 @@ from unotable.events import (
     Slipped,
     UnoCalled,
 )
-from unotable.tui.render import Style, direction_text, event_line, event_lines, table_lines, use_color
+from unotable.scoring import RoundResult
+from unotable.tui.render import (
+    Style,
+    direction_text,
+    event_line,
+    event_lines,
+    round_deltas,
+    round_summary_lines,
+    score_table_lines,
+    standings_lines,
+    table_lines,
+    use_color,
+)
 
 PLAIN = Style(color=False)
 COLOR = Style(color=True)
@@ -225,3 +239,83 @@ def test_table_shows_a_pending_penalty_and_the_drawn_card() -> None:
         "drawn": "G5",
     })
     assert "Just drawn: G5" in "\n".join(table_lines(drawn.view(0), ["You", "Bot 1"], PLAIN))
+
+
+def round_over(scores: list[int], ruleset: str = "official", seat: int = 0) -> Any:
+    """Seat 0 plays its last card: the view of ``seat`` at the end of the round."""
+    game = Game.from_position({"hands": [["R7"], ["B1", "B2"], ["Y1", "W4"]], "discard": ["R5"],
+                               "active": 0, "scores": scores, "ruleset": ruleset})
+    game.play(game.legal_action_list(0)[0])
+    return game.view(seat)
+
+
+def test_round_summary_shows_every_hand_and_how_the_points_add_up() -> None:
+    view = round_over([10, 20, 30], seat=1)
+    lines = round_summary_lines(view, NAMES, PLAIN)
+    assert lines[0] == "Round 1 over: You went out."
+    assert lines[1] == "  Hands left:"
+    assert lines[2].split() == ["You", "went", "out"]
+    assert lines[3].split() == ["Bot", "1", "2", "cards", "3", "points", "B1", "B2"]  # seat 1's own cards
+    assert lines[4].split() == ["Bot", "2", "2", "cards", "51", "points"]  # another seat's: a count only
+    assert lines[5] == "  You score 3 (Bot 1) + 51 (Bot 2) = 54 points."
+    assert "Y1" not in "\n".join(lines)
+
+
+def test_score_table_has_the_target_the_gains_and_what_is_left() -> None:
+    view = round_over([10, 20, 30])
+    lines = score_table_lines(view, NAMES, PLAIN)
+    assert lines[0] == "Scores (first to 500 wins the match)"
+    assert lines[1].split() == ["1.", "You", "64", "+54", "436", "to", "go"]
+    assert lines[2].split() == ["2.", "Bot", "2", "30", "470", "to", "go"]
+    assert lines[3].split() == ["3.", "Bot", "1", "20", "480", "to", "go"]
+    assert standings_lines(view, NAMES, PLAIN) == []  # the match goes on
+
+
+def test_final_standings() -> None:
+    view = round_over([490, 30, 30])
+    lines = standings_lines(view, NAMES, PLAIN)
+    assert lines[0] == "Final standings after 1 round (target reached):"
+    assert lines[1].split() == ["1.", "You", "544", "★", "winner"]
+    assert lines[2].split() == ["2.", "Bot", "1", "30"]
+    assert lines[3].split() == ["2.", "Bot", "2", "30"]  # a tie shares the place
+    assert "to go" not in "\n".join(score_table_lines(view, NAMES, PLAIN))
+
+
+def test_round_summary_other_scorings() -> None:
+    base = round_over([0, 0, 0])
+    blocked = dataclasses.replace(base, last_round=RoundResult(3, None, 0, (5, 3, 51), (), (), (0, 0, 0)))
+    text = "\n".join(round_summary_lines(blocked, NAMES, PLAIN))
+    assert "Round 3 is blocked: nobody could play or draw. Nobody scores; the round is dealt again." in text
+    assert "score" not in text.split("\n", 1)[1]  # no sum for a blocked round
+    assert round_deltas(blocked.last_round, base.ruleset) == (0, 0, 0)
+
+    low_rules = Ruleset.preset("official").replace(scoring="low", target_score=100)
+    low = dataclasses.replace(base, table=dataclasses.replace(base.table, ruleset=low_rules))
+    text = "\n".join(round_summary_lines(low, NAMES, PLAIN))
+    assert "Each seat but You adds its own hand to its score (target 100, lowest score wins)." in text
+    assert score_table_lines(low, NAMES, PLAIN)[0] == (
+        "Scores (the match ends when a seat reaches 100; the lowest score wins)")
+    assert round_deltas(low.last_round, low_rules) == (0, 3, 51)
+
+    nm_rules = Ruleset.preset("no-mercy")
+    knocked = RoundResult(2, 1, 260, (0, 0, 10, 40), (3,), (), (0, 260, 0, 0))
+    nm = dataclasses.replace(base, table=dataclasses.replace(base.table, ruleset=nm_rules, seats=4),
+                             last_round=knocked, hand_sizes=(0, 0, 2, 25),
+                             eliminated=(False,) * 4, scores=(0, 260, 0, 0))
+    names = [*NAMES, "Bot 3"]
+    text = "\n".join(round_summary_lines(nm, names, PLAIN))
+    assert "Bot 1 scores 10 (Bot 2) + 250 (Bot 3 knocked out) = 260 points." in text
+    assert "knocked out" in text.splitlines()[5]
+
+
+def test_team_points_under_partnerships() -> None:
+    base = round_over([0, 0, 0])
+    rules = Ruleset.preset("partners")
+    result = RoundResult(1, 2, 30, (12, 10, 0, 20), (), (), (30, 0, 30, 0))
+    view = dataclasses.replace(base, table=dataclasses.replace(base.table, ruleset=rules, seats=4),
+                               last_round=result, hand_sizes=(2, 1, 0, 3), eliminated=(False,) * 4,
+                               scores=(30, 0, 30, 0))
+    names = [*NAMES, "Bot 3"]
+    text = "\n".join(round_summary_lines(view, names, PLAIN))
+    assert "Bot 2's team scores 10 (Bot 1) + 20 (Bot 3) = 30 points." in text
+    assert round_deltas(result, rules) == (30, 0, 30, 0)

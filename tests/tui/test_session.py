@@ -278,6 +278,10 @@ def test_a_whole_match_is_played_and_saved(tmp_path: Path) -> None:
     assert game.is_over()
     text = out.getvalue()
     assert "Match over:" in text
+    rounds = game.outcome().rounds  # type: ignore[union-attr]
+    assert text.count("  Hands left:") == rounds  # every round, blocked ones included
+    assert text.count("Scores (first to 200 wins the match)") == rounds
+    assert f"Final standings after {rounds} round" in text
     assert f"Record saved to {path}" in text
     again = replay(Record.from_json(path.read_text()))
     assert again.is_over() and again.events == game.events

@@ -40,7 +40,15 @@ from unotable.rules import Ruleset
 from unotable.state import Phase
 from unotable.tui.commands import missing, read_line
 from unotable.tui.driver import Bot, Table, make_bot
-from unotable.tui.render import Style, event_lines, seat_names, table_lines
+from unotable.tui.render import (
+    Style,
+    event_lines,
+    round_summary_lines,
+    score_table_lines,
+    seat_names,
+    standings_lines,
+    table_lines,
+)
 from unotable.views import PlayerView
 
 __all__ = ["DEFAULT_DELAY", "HELP", "PlayConfig", "Session", "SetupError", "parse_option", "run_play"]
@@ -231,18 +239,31 @@ class Session:
         while True:
             self.flush_events()
             if game.phase is Phase.MATCH_OVER:
+                self.round_summary()
                 return
             if game.phase is Phase.ROUND_OVER:
+                self.round_summary()
                 self.between_rounds()
                 self.arbiter.deal()
                 continue
             self.arbiter.step()
 
-    def between_rounds(self) -> None:
+    def round_summary(self) -> None:
+        """Every hand left and how the points add up, the running scores, and at the end of the
+        match the final standings."""
         view = self.game.view(self.me)
         self.say()
-        for line in table_lines(view, self.names, self.style, self.levels, self._title()):
+        for line in round_summary_lines(view, self.names, self.style):
             self.say(line)
+        self.say()
+        for line in score_table_lines(view, self.names, self.style):
+            self.say(line)
+        if view.outcome is not None:
+            self.say()
+            for line in standings_lines(view, self.names, self.style):
+                self.say(line)
+
+    def between_rounds(self) -> None:
         answer = self.ask(f"Press Enter to deal round {self.game.round_no + 1} (q to quit): ")
         if answer.strip().lower() in ("q", "quit", "exit"):
             raise Quit

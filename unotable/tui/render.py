@@ -55,6 +55,8 @@ from unotable.events import (
     Slipped,
     UnoCalled,
 )
+from unotable.rules import Ruleset, Scoring
+from unotable.scoring import KNOCKOUT_BONUS, RoundResult
 from unotable.state import Phase
 from unotable.views import PlayerView, SpectatorView
 
@@ -63,7 +65,11 @@ __all__ = [
     "direction_text",
     "event_line",
     "event_lines",
+    "round_deltas",
+    "round_summary_lines",
+    "score_table_lines",
     "seat_names",
+    "standings_lines",
     "table_lines",
     "use_color",
 ]
@@ -371,4 +377,155 @@ def table_lines(
         lines.append(f"{whose} hand: {hand}")
         if view.drawn_card is not None:
             lines.append(f"Just drawn: {style.card(view.drawn_card)}")
+    return lines
+
+
+def _places(order: Sequence[int], key: Sequence[int]) -> list[int]:
+    """Standing places for seats in ``order``: tied seats share a place (1, 2, 2, 4)."""
+    places: list[int] = []
+    for i, seat in enumerate(order):
+        if i and key[seat] == key[order[i - 1]]:
+            places.append(places[-1])
+        else:
+            places.append(i + 1)
+    return places
+
+
+def round_deltas(result: RoundResult, ruleset: Ruleset) -> tuple[int, ...]:
+    """What each seat's score gained in the round of ``result``.
+
+    >>> from unotable.rules import Ruleset
+    >>> r = RoundResult(1, 1, 30, (12, 0, 18), (), (), (0, 30, 0))
+    >>> official = Ruleset.preset("official")
+    >>> round_deltas(r, official), round_deltas(r, official.replace(scoring="low"))
+    ((0, 30, 0), (12, 0, 18))
+    """
+    n = len(result.hand_points)
+    if result.winner is None:
+        return (0,) * n
+    if ruleset.scoring in (Scoring.LOW, Scoring.ELIMINATION):
+        return tuple(0 if s == result.winner else result.hand_points[s] for s in range(n))
+    if ruleset.partnership:
+        side = result.winner % 2
+        return tuple(result.points if s % 2 == side else 0 for s in range(n))
+    return tuple(result.points if s == result.winner else 0 for s in range(n))
+
+
+def round_summary_lines(
+    view: SpectatorView,
+    names: Sequence[str],
+    style: Style,
+) -> list[str]:
+    """The end of the round in ``view.last_round``: every hand left with its points, and how the
+    round's points add up. Other seats' cards are private, so their hands show as a count."""
+    result = view.last_round
+    if result is None:
+        return []
+    rules = view.ruleset
+    n = len(result.hand_points)
+    me = view.seat if isinstance(view, PlayerView) else None
+    width = max(len(name) for name in names)
+    lines: list[str] = []
+    if result.winner is None:
+        lines.append(style.bold(f"Round {result.round_no} is blocked: nobody could play or draw. "
+                                "Nobody scores; the round is dealt again."))
+    else:
+        lines.append(style.bold(f"Round {result.round_no} over: {names[result.winner]} went out."))
+    lines.append("  Hands left:")
+    for s in range(n):
+        cards = ""
+        if s == result.winner:
+            what, pts = "went out", ""
+        elif view.eliminated[s] and s not in result.eliminated:
+            what, pts = "out of the match", ""
+        elif s in result.knocked_out:
+            what, pts = "knocked out", _count(result.hand_points[s], "point")
+        else:
+            what, pts = _count(view.hand_sizes[s]), _count(result.hand_points[s], "point")
+            if s == me and isinstance(view, PlayerView) and view.hand:
+                cards = "   " + style.cards(view.hand)
+        lines.append(f"    {names[s]:<{width}}  {what:<11}{pts:>11}{cards}".rstrip())
+    if result.winner is not None:
+        lines.append("  " + _points_sum(view, result, rules, names))
+    if result.eliminated:
+        lines.append("  Eliminated at the target of "
+                     f"{rules.target_score}: " + ", ".join(names[s] for s in result.eliminated))
+    return lines
+
+
+def _points_sum(view: SpectatorView, result: RoundResult, rules: Ruleset, names: Sequence[str]) -> str:
+    """How the round's points add up, in words."""
+    w = result.winner
+    assert w is not None
+    n = len(result.hand_points)
+    if rules.scoring in (Scoring.LOW, Scoring.ELIMINATION):
+        what = "lowest score wins" if rules.scoring is Scoring.LOW else "reaching it puts a seat out"
+        return (f"Each seat but {names[w]} adds its own hand to its score (target {rules.target_score}, "
+                f"{what}).")
+    if rules.partnership:
+        side = w % 2
+        parts = [(names[s], result.hand_points[s]) for s in range(n) if s % 2 != side]
+        who = f"{names[w]}'s team scores"
+    else:
+        parts = [(names[s], result.hand_points[s]) for s in range(n)
+                 if s != w and s not in result.knocked_out and (view.in_round[s] or not rules.is_no_mercy)]
+        if rules.is_no_mercy:
+            parts += [(f"{names[s]} knocked out", KNOCKOUT_BONUS) for s in result.knocked_out]
+        who = f"{names[w]} {_verb(names, w, 'score', 'scores')}"
+    parts = [(name, p) for name, p in parts if p]
+    if sum(p for _, p in parts) != result.points or not parts:
+        return f"{who} {result.points} points."
+    terms = " + ".join(f"{p} ({name})" for name, p in parts)
+    return f"{who} {terms} = {result.points} points."
+
+
+def score_table_lines(view: SpectatorView, names: Sequence[str], style: Style) -> list[str]:
+    """The running scores, best first, with what the last round added and the target."""
+    rules = view.ruleset
+    scores = view.scores
+    n = len(scores)
+    low = rules.scoring in (Scoring.LOW, Scoring.ELIMINATION)
+    deltas = round_deltas(view.last_round, rules) if view.last_round is not None else (0,) * n
+    order = sorted(range(n), key=lambda s: (scores[s] if low else -scores[s], s))
+    if rules.scoring is Scoring.NONE:
+        head = "Scores (one round decides the match)"
+    elif rules.scoring is Scoring.LOW:
+        head = f"Scores (the match ends when a seat reaches {rules.target_score}; the lowest score wins)"
+    elif rules.scoring is Scoring.ELIMINATION:
+        head = f"Scores (a seat that reaches {rules.target_score} is out; the last one left wins)"
+    else:
+        head = f"Scores (first to {rules.target_score} wins the match)"
+        if rules.partnership:
+            head = (f"Scores (partners share a score: seats 0, 2… and 1, 3…; "
+                    f"first to {rules.target_score} wins)")
+    width = max(len(name) for name in names)
+    lines = [style.bold(head)]
+    for place, s in zip(_places(order, scores), order, strict=True):
+        gained = f"+{deltas[s]}" if deltas[s] else ""
+        note = ""
+        if view.eliminated[s]:
+            note = "out"
+        elif rules.scoring is Scoring.STANDARD and view.outcome is None:
+            note = f"{max(rules.target_score - scores[s], 0)} to go"
+        lines.append(f"  {place:>2}. {names[s]:<{width}}  {scores[s]:>5}  {gained:>6}  {note}".rstrip())
+    return lines
+
+
+def standings_lines(view: SpectatorView, names: Sequence[str], style: Style) -> list[str]:
+    """The final standings of the match in ``view.outcome``: the winners first, then by score."""
+    outcome = view.outcome
+    if outcome is None:
+        return []
+    scores = outcome.scores
+    n = len(scores)
+    low = view.ruleset.scoring in (Scoring.LOW, Scoring.ELIMINATION)
+    rank = [0 if s in outcome.winners else 1 for s in range(n)]
+    order = sorted(range(n), key=lambda s: (rank[s], scores[s] if low else -scores[s], s))
+    key = [rank[s] * 10**9 + (scores[s] if low else -scores[s]) for s in range(n)]
+    rounds = _count(outcome.rounds, "round")
+    lines = [style.bold(f"Final standings after {rounds} ({outcome.reason.value}):")]
+    width = max(len(name) for name in names)
+    for place, s in zip(_places(order, key), order, strict=True):
+        mark = "  ★ winner" if s in outcome.winners else ""
+        lines.append(f"  {place:>2}. {names[s]:<{width}}  {scores[s]:>5}{mark}")
     return lines
