@@ -123,6 +123,8 @@ class Person:
         self.turns = 0
         self.acted_at = -1
         self.started = False
+        self.setup: list[str] = []
+        self.acted: list[tuple[int, Any, int | None]] = []
         self.pending: list[str] = []
         self.before_turn: Callable[[Person, PlayerView], list[str]] | None = None
         self.quit_when_round_over = True
@@ -141,6 +143,11 @@ class Person:
         self.prompts.append(prompt)
         if time.monotonic() > self.deadline:
             raise EOFError
+        if self.pending and self.pending[0].startswith("@wait:"):
+            if self.pending[0][6:] in self.out.getvalue():
+                self.pending.pop(0)
+            time.sleep(0.02)
+            return ""
         if self.pending:
             return self.type(self.pending.pop(0))
         if prompt.startswith("Name a color"):
@@ -153,6 +160,8 @@ class Person:
         assert client is not None
         view = client.my_view()
         if client.status == "waiting":
+            if client.me is not None and self.setup:
+                return self.type(self.setup.pop(0))
             if client.me is not None and not self.started:
                 self.started = True
                 return self.type("start")
@@ -181,6 +190,7 @@ class Person:
                 return self.type(lines[0])
         self.acted_at = view.seq
         self.turns += 1
+        self.acted.append((view.seq, view.hand, client.last_seq))
         return self.type(self.choose(view))
 
     def choose(self, view: PlayerView) -> str:
@@ -223,7 +233,7 @@ def test_a_round_from_the_terminal(server: Server, tokens: TokenStore) -> None:
     assert "Bot 1 played" in text or "Bot 1 drew" in text
     assert "You played" in text or "You drew" in text
     assert "Round over:" in text and "Hands left:" in text and "Scores (first to 500" in text
-    assert text.rstrip().endswith("Goodbye.")
+    assert text.rstrip().endswith(f"Goodbye. Your seat is kept: unotable join {link} brings you back.")
     assert person.turns >= 1
     assert "> " in person.prompts
     # the seat's token is saved, readable by its owner only, under the table's link
@@ -240,37 +250,43 @@ def test_a_round_from_the_terminal(server: Server, tokens: TokenStore) -> None:
 
 
 def test_bad_input_is_explained_and_changes_nothing(server: Server, tokens: TokenStore) -> None:
-    link, host = new_table(server.url)
+    link, host = create_table(server.url, "official", 4, 2)  # seats 0 and 1 for people
     out = io.StringIO()
     person = Person(out)
+    person.setup = ["add_bot 1 heuristic", "kick 5", "add_bot 3"]  # the host fills seat 1
     seen: dict[str, Any] = {}
 
     def bad(p: Person, view: PlayerView) -> list[str]:
-        seen["before"] = (view.seq, view.hand, view.legal)
+        assert p.client is not None
+        seen["before"] = (view.seq, view.hand, p.client.last_seq)
+        seen["turns"] = p.turns
         unplayable = [i for i, c in enumerate(view.hand)
                       if not any(isinstance(a, Play) and a.card == c for a in view.legal)]
         lines = ["9", "zz", "challenge", "add_bot x", "chat"]
         if unplayable:
-            lines.append(str(unplayable[0]))
-        return lines
+            lines += [str(unplayable[0]), "@wait:cannot be played now"]
+        return [*lines, "@wait:✗ Not allowed now: challenge"]
 
     person.before_turn = bad
     status = join(link, host, person, out)
     text = out.getvalue()
     assert status == 0, text
+    assert "0: Ann (you) · 1: Bot 1 (bot, heuristic) · 2: Bot 2" in text
+    assert "✗ That does not work here: there is no seat 5" in text
+    assert "✗ Not allowed now: seat 3 is taken" in text
     assert "✗ there is no card 9 in your hand" in text
     assert "✗ " in text and "zz" in text
     assert "✗ Not allowed now: " in text  # the server's refusal, in plain words
     assert "✗ type add_bot N [LEVEL]" in text
     assert "✗ chat what?" in text
-    before = seen["before"]
-    # nothing changed: the turn that followed started from the same view
-    index = text.index("✗ chat what?")
+    # nothing changed: once every refusal was in, the turn went on from the same view and table
+    assert person.acted[seen["turns"]] == seen["before"]
+    index = text.index("✗ Not allowed now: challenge")
     assert "You played" in text[index:] or "You drew" in text[index:]
-    assert person.turns >= 1 and before[0] >= 0
 
 
-def test_reconnects_after_the_server_is_killed(server: Server, tokens: TokenStore) -> None:
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
+def test_reconnects_after_the_server_is_killed(server: Server, tokens: TokenStore, how: str) -> None:
     link, host = new_table(server.url)
     out = io.StringIO()
     person = Person(out)
@@ -295,7 +311,10 @@ def test_reconnects_after_the_server_is_killed(server: Server, tokens: TokenStor
     thread.start()
     assert kill_now.wait(WAIT), out.getvalue()
     seq_before = person.client.last_seq if person.client else None
-    server.kill()
+    if how == "SIGKILL":
+        server.kill()
+    else:
+        server.stop()
     killed.set()
     time.sleep(0.5)  # the client notices and starts its backoff
     server.start()
@@ -340,3 +359,72 @@ def test_token_file_is_private(tmp_path: Path) -> None:
     assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
     store.update("http://h/t/x", token=None, seat=None)
     assert store.get("http://h/t/x") == {}
+
+
+def test_a_spectator_watches_a_table_in_play(server: Server, tokens: TokenStore, tmp_path: Path) -> None:
+    link, host = new_table(server.url)
+    out = io.StringIO()
+    person = Person(out)
+    person.deadline = time.monotonic() + WAIT
+    thread = threading.Thread(target=lambda: join(link, host, person, out), daemon=True)
+    thread.start()
+    while not (person.client and person.client.view) and time.monotonic() < person.deadline:
+        time.sleep(0.05)
+    watched = io.StringIO()
+    deadline = time.monotonic() + WAIT
+
+    def watch(prompt: str) -> str:
+        watched.write(prompt)
+        if time.monotonic() > deadline:
+            raise EOFError
+        if watched.getvalue().count("played") >= 3 or "Round over" in watched.getvalue():
+            return "quit"
+        time.sleep(0.02)
+        return ""
+
+    status = run_join(link, None, None, None, watched, watch, color=False, tokens=TokenStore(tmp_path / "s"))
+    thread.join(WAIT)
+    text = watched.getvalue()
+    assert status == 0, text
+    assert "you are watching as a spectator" in text
+    assert "Round 1" in text and "Top card:" in text and "Your hand" not in text
+    assert "Ann played" in text or "Bot 1 played" in text or "Round over" in text
+    assert "(watching) > " in text
+
+
+def test_a_second_connection_takes_the_seat_over(server: Server, tokens: TokenStore) -> None:
+    from websockets.sync.client import connect
+
+    link, host = new_table(server.url)
+    out = io.StringIO()
+    person = Person(out)
+    person.quit_when_round_over = False
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(join(link, host, person, out)), daemon=True)
+    thread.start()
+    while not (person.client and person.client.view) and time.monotonic() < person.deadline:
+        time.sleep(0.05)
+    token = tokens.get(link)["token"]
+    with connect(parse_table_url(link).ws) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        welcome = json.loads(ws.recv())
+        assert welcome["type"] == "welcome" and welcome["you"]["seat"] == 0
+        thread.join(WAIT)
+    assert result == [0], out.getvalue()
+    assert "This seat was taken over by another connection" in out.getvalue()
+
+
+def test_the_server_may_ask_for_a_reconnect(tmp_path: Path) -> None:
+    import asyncio
+
+    out = io.StringIO()
+    client = OnlineClient("http://h:1/t/abc", out=out, ask=lambda p: "", tokens=TokenStore(tmp_path))
+    assert asyncio.run(client.handle({"type": "reconnect", "seq": 3, "reason": "the server is restarting"}))
+    assert "the server asks us to reconnect (the server is restarting)" in out.getvalue()
+    assert not asyncio.run(client.handle({"type": "chat", "seq": 4, "seat": 1, "name": "B\x1b[2J",
+                                           "text": "hi\x1b]0;x\x07"}))
+    assert "[chat] B?[2J: hi?]0;x?" in out.getvalue()  # no terminal escapes from other people
+    assert client.last_seq == 4
+    assert not asyncio.run(client.handle({"type": "update", "seq": 5, "view": {"seq": "x"}, "events": [],
+                                           "static": {"ruleset": {}, "seats": 2, "names": None}}))
+    assert "Could not show a message from the server" in out.getvalue()

@@ -124,7 +124,8 @@ Commands (the hand is shown with indices; cards marked * can be played now):
   color R      name a color when asked (or just type r, y, g or b)
   table (t)    show the table again   moves (m)  list your legal actions
   chat TEXT    say something to the table         sit [N]     take a free seat (waiting room)
-  help (?)     this help              quit (q)   leave (end of input or Ctrl-C too)
+  help (?)     this help              quit (q)   go (your seat is kept; end of input, Ctrl-C too)
+  leave        give your seat up (a bot takes it in play)
 Host commands: start · next_round · rematch · add_bot N [LEVEL] · remove_bot N · kick N"""
 
 _ERROR_WORDS = {
@@ -148,7 +149,7 @@ _HOST_WORDS = {
     "remove_bot": "remove_bot",
     "kick": "kick",
 }
-_OTHER_WORDS = {"chat": "chat", "say": "chat", "sit": "sit"}
+_OTHER_WORDS = {"chat": "chat", "say": "chat", "sit": "sit", "leave": "leave"}
 
 
 class JoinError(Exception):
@@ -619,7 +620,10 @@ class OnlineClient:
                     self.ws = ws
                     await ws.send(json.dumps(self.hello()))
                     async for raw in ws:
-                        msg = json.loads(raw)
+                        try:
+                            msg = json.loads(raw)
+                        except ValueError:
+                            continue  # not JSON: nothing this client can show
                         if isinstance(msg, dict):
                             if msg.get("type") == "welcome":
                                 attempt, lost_at = 0, None
@@ -649,7 +653,10 @@ class OnlineClient:
                 raise _Stop(1)
             delay = min(self.max_delay, FIRST_DELAY * 2**attempt)
             attempt += 1
-            self.say(self.style.dim(f"… connection lost; reconnecting in {delay:g} s (try {attempt})"))
+            if attempt == 1:
+                self.say(self.style.dim(f"… connection lost; reconnecting in {delay:g} s"))
+            else:
+                self.say(self.style.dim(f"… no answer yet; trying again in {delay:g} s (try {attempt})"))
             await asyncio.sleep(delay)
 
     async def send(self, msg: dict[str, Any]) -> bool:
@@ -668,6 +675,15 @@ class OnlineClient:
 
     async def handle(self, msg: dict[str, Any]) -> bool:
         """Show one server message; True when the server asked us to reconnect."""
+        try:
+            return self._handle(msg)
+        except (_Quit, _Stop):
+            raise
+        except Exception as exc:  # a message this client cannot read must not end the session
+            self.error(f"Could not show a message from the server ({type(exc).__name__}: {exc})")
+            return False
+
+    def _handle(self, msg: dict[str, Any]) -> bool:
         kind = msg.get("type")
         if kind == "welcome":
             self.on_welcome(msg)
@@ -784,9 +800,12 @@ class OnlineClient:
             self._table_key = None
         view = msg.get("view")
         if view is not None and self.static is not None:
+            before = self.view.round_no if self.view is not None else None
             self.view = view_from_dict(view, self.static)
             if isinstance(self.view, PlayerView):
                 self.me = self.view.seat
+            if before is not None and self.view.round_no != before:
+                self._table_key = None  # a new round: show the table again
         self.show_events(msg.get("events") or [])
         self.after_change()
 
@@ -1059,6 +1078,16 @@ class OnlineClient:
             await self.send({"type": "chat", "text": args[0][:200]})
             return
         numbers = [a for a in args if a.isdigit()]
+        if kind == "leave":
+            if self.me is None:
+                self.error("You hold no seat to leave.")
+            elif await self.send({"type": "leave"}):
+                self._save(token=None, seat=None)
+                self.token = None
+                bot = " (a bot plays it now)" if self.status != "waiting" else ""
+                self.say(f"You gave your seat up{bot}.")
+                self.me = None
+            return
         if kind == "sit":
             if self.me is not None:
                 self.error(f"You already sit at seat {self.me}.")
@@ -1133,7 +1162,10 @@ class OnlineClient:
                     raise exc
             return 0  # pragma: no cover - both loops run until an exception
         except _Quit:
-            self.say("Goodbye.")
+            if self.me is not None and self.token:
+                self.say(f"Goodbye. Your seat is kept: unotable join {self.where.link} brings you back.")
+            else:
+                self.say("Goodbye.")
             return 0
         except EOFError:
             self.say("\nEnd of input. Goodbye.")
