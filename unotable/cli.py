@@ -14,7 +14,6 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from unotable import __version__
@@ -23,6 +22,7 @@ from unotable.record import Record
 from unotable.rules import PRESET_NAMES
 from unotable.tui.driver import BOT_LEVELS, BotError
 from unotable.tui.play import DEFAULT_DELAY, PlayConfig, SetupError, run_play
+from unotable.tui.records import find_record, record_lines
 from unotable.tui.render import Style, use_color
 from unotable.tui.replay import Viewer, run_replay
 
@@ -34,6 +34,7 @@ examples:
   unotable play --preset house --seats 3 --bots random,heuristic
   unotable play --option stacking=same_kind --option uno_penalty=4 --seed 7
   unotable simulate --help                    bot-vs-bot matches
+  unotable replay --list                      the records of your matches
   unotable replay unotable-7.json --seat 0    a saved game, as seat 0 saw it
   unotable serve --port 8000                  online tables (open the address it prints)
 """
@@ -89,7 +90,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="print a recorded game turn by turn",
         description="Replay a game record (as saved by unotable play) turn by turn.",
     )
-    rep.add_argument("record", metavar="RECORD.json", help="the record file ('-' for standard input)")
+    rep.add_argument("record", metavar="RECORD.json", nargs="?",
+                     help="the record file ('-' for standard input), or the name of a kept record "
+                          "(see --list)")
+    rep.add_argument("--list", action="store_true",
+                     help="list the records of your matches, kept in the data directory")
     who = rep.add_mutually_exclusive_group()
     who.add_argument("--seat", type=int, metavar="N",
                      help="show what seat N saw (its own cards and the public table)")
@@ -200,8 +205,17 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    if args.list:
+        for line in record_lines():
+            print(line)
+        return 0
+    if args.record is None:
+        return _fail("replay", "give a record file, or --list to list your kept records")
     try:
-        text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text(encoding="utf-8")
+        if args.record == "-":
+            text = sys.stdin.read()
+        else:
+            text = find_record(args.record).read_text(encoding="utf-8")
     except OSError as exc:
         return _fail("replay", f"cannot read {args.record}: {exc.strerror or exc}", status=1)
     viewer: Viewer = "full"

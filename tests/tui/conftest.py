@@ -31,6 +31,7 @@ class Term:
             "LANG": "C.UTF-8",
             "PYTHONIOENCODING": "utf-8",
             "PYTHONPATH": str(ROOT),
+            "UNOTABLE_DATA_DIR": str(cwd / "data"),
         }
         full_env.update(env or {})
         pid, fd = pty.fork()
@@ -116,6 +117,14 @@ class Term:
         self.kill()
         with contextlib.suppress(OSError):
             os.close(self.fd)
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Records kept by the tests go to a temporary data directory, never the user's."""
+    path = tmp_path / "data"
+    monkeypatch.setenv("UNOTABLE_DATA_DIR", str(path))
+    return path
 
 
 @pytest.fixture

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from unotable import Game, RecordError, __version__
+from unotable import Game, RecordError, Ruleset, __version__
 from unotable.bots import make_bot
 from unotable.cli import main
 from unotable.record import Record
 from unotable.tui.driver import Table
+from unotable.tui.records import keep_record, records_dir
 from unotable.tui.render import Style
 from unotable.tui.replay import replay_lines, run_replay
 
@@ -108,9 +109,9 @@ def test_simulate_bad_bot_spec_is_a_usage_error(spec: str, capsys: pytest.Captur
     assert "Traceback" not in err
 
 
-def test_play_reads_standard_input(monkeypatch: pytest.MonkeyPatch,
+def test_play_reads_standard_input(monkeypatch: pytest.MonkeyPatch, data_dir: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:
-    lines = iter(["quit"])
+    lines = iter(["quit", "y"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
     assert main(["play", "--seed", "5", "--bots", "random", "--seats", "3", "--name", "Ann", "--fast"]) == 0
     out = capsys.readouterr().out
@@ -118,6 +119,9 @@ def test_play_reads_standard_input(monkeypatch: pytest.MonkeyPatch,
     assert "Ann was dealt GS B3 R8 BD2 W4 B2 R3" in out
     assert "\x1b[" not in out  # not a terminal: no colors
     assert out.endswith("Goodbye.\n")
+    kept = list((data_dir / "records").glob("unotable-*-seed5.json"))
+    assert len(kept) == 1 and f"Record kept: {kept[0]}" in out
+    assert Record.from_json(kept[0].read_text()).names == ("Ann", "Bot 1", "Bot 2")
 
 
 def test_simulate_delegates_to_the_arena(capsys: pytest.CaptureFixture[str]) -> None:
@@ -228,3 +232,40 @@ def test_replay_errors(record_file: Path, tmp_path: Path, capsys: pytest.Capture
     assert "cannot read" in capsys.readouterr().err
     assert main(["replay", str(record_file), "--seat", "7"]) == 1
     assert "seat 7 does not exist" in capsys.readouterr().err
+
+
+def test_replay_list_and_a_kept_record_by_name(data_dir: Path, game: Game,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--list"]) == 0
+    assert capsys.readouterr().out == f"No records yet in {data_dir / 'records'}.\n"
+    first = keep_record(game, ["Ann", "Bot 1", "Bot 2"], 3)
+    over = Game.new(2, Ruleset.preset("official").replace(scoring="none"), 9)
+    Table(over, {s: make_bot("random") for s in range(2)}, 9).arbiter().play_match()
+    second = keep_record(over, ["You", "Bot 1"], 9)
+    (data_dir / "records" / "zz-broken.json").write_text("{")
+    assert main(["replay", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"Records in {data_dir / 'records'} (replay one with: unotable replay NAME):"
+    assert lines[1].startswith(f"  {first.name}  Ann, Bot 1, Bot 2 · classic108 (deck defaults) · ")
+    assert lines[1].endswith(f"{len(game.actions)} actions · abandoned in round 1")
+    winner = "You" if over.outcome().winners == (0,) else "Bot 1"  # type: ignore[union-attr]
+    assert lines[2].startswith(f"  {second.name}  You, Bot 1 · ")
+    assert lines[2].endswith(f" · finished: {winner} won after 1 round")
+    assert lines[3].startswith("  zz-broken.json  cannot be read: ")
+    assert main(["replay", first.name, "--public"]) == 0  # a kept record by its name
+    out = capsys.readouterr().out
+    assert "(public view)" in out and "Ann " in out
+    assert main(["replay", first.stem, "--public"]) == 0  # or without .json
+    assert main(["replay"]) == 2
+    assert "give a record file, or --list" in capsys.readouterr().err
+
+
+def test_the_data_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("UNOTABLE_DATA_DIR")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert records_dir() == tmp_path / "xdg" / "unotable" / "records"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert records_dir() == tmp_path / ".local" / "share" / "unotable" / "records"
+    monkeypatch.setenv("UNOTABLE_DATA_DIR", str(tmp_path / "mine"))
+    assert records_dir() == tmp_path / "mine" / "records"

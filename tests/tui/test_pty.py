@@ -13,13 +13,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from unotable import Game
+from unotable import Game, Phase, parse_action
 from unotable.cli import main
+from unotable.record import Record, replay
 
 ARGS = ("play", "--seed", "5", "--bots", "random", "--seats", "3", "--no-color", "--fast")
 PROMPT = (
     r"(?m)(^> $|^\(out of turn\) > $|Press Enter to deal[^\n]*: $|Name a color[^\n]*: $"
-    r"|Target seat[^\n]*: $|Save the record[^\n]*\] $|File name[^\n]*: $)"
+    r"|Target seat[^\n]*: $|Leave this match\?[^\n]*\] $)"
 )
 
 
@@ -36,6 +37,8 @@ def test_the_table_hand_and_top_card_are_shown(term: Callable[..., Any]) -> None
     assert "You can: play 1, 3, 4, 5 · draw" in screen
     assert "\x1b[" not in screen
     t.send("quit")
+    t.expect(r"Leave this match\? It is not over; its record is kept\. \[y/N\] $")
+    t.send("y")
     assert t.wait() == 0
     assert t.screen.endswith("Goodbye.\n")
     assert "Traceback" not in t.screen
@@ -63,8 +66,6 @@ def test_bot_actions_are_paced_and_shown_one_at_a_time(term: Callable[..., Any])
     gaps = [b - a for (_, a), (_, b) in itertools.pairwise(timed)]
     assert all(gap >= 0.3 for gap in gaps), gaps
     assert timed[0][1] - started < 2
-    t.send("q")
-    t.expect(r"Quit|Goodbye")
     t.close()
 
 
@@ -105,7 +106,7 @@ def test_illegal_input_is_explained_and_the_game_goes_on(term: Callable[..., Any
     t.expect(r"(?m)^> $")
     t.send_raw(b"\x04")  # end of input
     assert t.wait() == 0
-    assert "End of input. Goodbye." in t.screen
+    assert "End of input." in t.screen and t.screen.endswith("Goodbye.\n")
     assert "Traceback" not in t.screen
 
 
@@ -117,7 +118,7 @@ def test_ctrl_c_quits_cleanly(term: Callable[..., Any]) -> None:
     time.sleep(0.3)
     t.send_raw(b"\x03")
     assert t.wait() == 130
-    assert "Interrupted. Goodbye." in t.screen
+    assert "Interrupted." in t.screen and t.screen.endswith("Goodbye.\n")
     assert "Traceback" not in t.screen
 
 
@@ -126,13 +127,11 @@ def test_colors_on_a_terminal_unless_no_color(term: Callable[..., Any]) -> None:
     t = term(*args)
     t.expect(r"(?m)^> $")
     assert "\x1b[1;97;44m B7 \x1b[0m" in t.screen  # the top card, a blue tile
-    t.send("q")
-    assert t.wait() == 0
+    t.close()
     t = term(*args, env={"NO_COLOR": "1"})
     t.expect(r"(?m)^> $")
     assert "\x1b[" not in t.screen
-    t.send("q")
-    assert t.wait() == 0
+    t.close()
 
 
 def answer(t: Any, prompt: str, before: str) -> str:
@@ -197,21 +196,17 @@ def test_the_end_of_a_round_shows_hands_points_and_scores(term: Callable[..., An
     t.close()
 
 
-def test_a_whole_match_played_saved_and_replayed(term: Callable[..., Any], tmp_path: Path,
-                                                 capsys: Any) -> None:
+def test_a_whole_match_played_kept_and_replayed(term: Callable[..., Any], tmp_path: Path,
+                                                capsys: Any) -> None:
     t = term(*ARGS)
     for _ in range(5000):
-        m = t.expect(PROMPT, timeout=15)
+        m = t.expect(PROMPT + r"|Goodbye\.\n", timeout=15)
+        if m.group(0).startswith("Goodbye"):
+            break
         prompt = m.group(0)
         before = t.screen[: m.start()]
         assert "✗" not in before[before.rfind("\n> ", 0, len(before) - 2):], before[-2000:]
-        if prompt.startswith("Save the record"):
-            t.send("y")
-            continue
-        if prompt.startswith("File name"):
-            assert "[unotable-5.json]" in prompt
-            t.send("")
-            break
+        assert not prompt.startswith("Leave this match")
         t.send(answer(t, prompt, before))
     else:
         raise AssertionError("the match did not end")
@@ -220,11 +215,37 @@ def test_a_whole_match_played_saved_and_replayed(term: Callable[..., Any], tmp_p
     assert "Match over:" in screen
     assert "Final standings after " in screen
     assert re.search(r"(?m)^   1\. (You|Bot 1|Bot 2) +\d+  ★ winner$", screen)
-    assert "Record saved to unotable-5.json. Replay it with: unotable replay unotable-5.json" in screen
     assert "Traceback" not in screen
-    path = tmp_path / "unotable-5.json"
-    assert main(["replay", str(path), "--seat", "0", "--no-color"]) == 0
+    assert not list(tmp_path.glob("*.json"))  # nothing in the current directory
+    kept = list((tmp_path / "data" / "records").glob("unotable-*-seed5.json"))
+    assert len(kept) == 1
+    assert f"Record kept: {kept[0]}" in screen
+    assert f"Replay it with: unotable replay {kept[0].name}" in screen
+    assert main(["replay", str(kept[0]), "--seat", "0", "--no-color"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Record: classic108 (deck defaults), 3 seats, seed 5, ")
     assert "Match over:" in out
     assert "End of the record: the match is over after" in out
+
+
+def test_quitting_asks_first_and_keeps_the_record(term: Callable[..., Any], tmp_path: Path) -> None:
+    t = term(*ARGS)
+    t.expect(r"(?m)^> $")
+    t.send("1")  # B3
+    t.expect(r"(?m)^> $")
+    t.send("q")
+    t.expect(r"Leave this match\? It is not over; its record is kept\. \[y/N\] $")
+    t.send("")  # no: the match goes on, unchanged
+    t.expect(r"Play goes on\.")
+    t.expect(r"(?m)^> $")
+    t.send("quit")
+    t.expect(r"Leave this match\?[^\n]*\] $")
+    t.send("y")
+    assert t.wait() == 0
+    assert "You left the match." in t.screen
+    kept = list((tmp_path / "data" / "records").glob("*.json"))
+    assert len(kept) == 1
+    record = Record.from_json(kept[0].read_text())
+    assert record.names == ("You", "Bot 1", "Bot 2")
+    assert (0, parse_action("B3")) in record.actions
+    assert replay(record).phase < Phase.ROUND_OVER  # abandoned mid-round

@@ -92,7 +92,7 @@ def quiet(n: int) -> dict[int, Any]:
 
 def test_illegal_input_is_explained_and_changes_nothing() -> None:
     pos = {"hands": [["R7", "G2", "W4"], ["B1", "B2"], ["Y1", "Y2"]], "discard": ["B5"], "active": 0}
-    s, script, out = session(pos, quiet(3), ["G2", "Y9", "zz", "7", "pass", "W4:Q", "catch 1", "quit"])
+    s, script, out = session(pos, quiet(3), ["G2", "Y9", "zz", "7", "pass", "W4:Q", "catch 1", "quit", "y"])
     assert s.run() == 0
     text = out.getvalue()
     assert ("✗ G2 by seat 0 is not legal: G2 cannot be played now (awaiting a play or a draw, "
@@ -131,7 +131,7 @@ def test_a_wild_by_index_asks_for_the_color() -> None:
     assert "✗ 'purple' is not a color" in text
     assert "You played W (Wild) and named blue" in text
     assert s.game.actions[0] == (0, parse_action("W:B"))
-    assert "End of input. Goodbye." in text
+    assert "End of input." in text and text.endswith("Goodbye.\n")
 
 
 def test_cancelling_the_color_plays_nothing() -> None:
@@ -226,54 +226,86 @@ def test_the_uno_flag_by_index() -> None:
     assert not any(isinstance(e, Caught) for e in s.game.events)
 
 
-def test_end_of_input_and_ctrl_c() -> None:
+def test_end_of_input_and_ctrl_c(data_dir: Path) -> None:
     pos = {"hands": [["R7", "R8"], ["G1", "G2"], ["B1", "B2"]], "discard": ["R1"], "active": 0}
     s, _, out = session(pos, quiet(3), [])
     assert s.run() == 0
-    assert out.getvalue().endswith("> \nEnd of input. Goodbye.\n")
+    assert out.getvalue().split("> \n", 1)[1].startswith("End of input.\nRecord kept: ")
+    assert out.getvalue().endswith("Goodbye.\n")
     s, _, out = session(pos, quiet(3), [KeyboardInterrupt()])
     assert s.run() == 130
-    assert out.getvalue().endswith("> \nInterrupted. Goodbye.\n")
+    assert out.getvalue().split("> \n", 1)[1].startswith("Interrupted.\nRecord kept: ")
+    assert len(list((data_dir / "records").glob("*.json"))) == 2  # both abandoned matches kept
 
 
-def test_quitting_with_save_writes_a_record_that_replays(tmp_path: Path) -> None:
+def test_quit_asks_first() -> None:
+    pos = {"hands": [["R7", "R8"], ["G1", "G2"], ["B1", "B2"]], "discard": ["R1"], "active": 0}
+    s, script, out = session(pos, quiet(3), ["quit", "n", "q", "", "q", "yes"])
+    assert s.run() == 0
+    assert script.prompts == ["> ", "Leave this match? It is not over; its record is kept. [y/N] "] * 3
+    text = out.getvalue()
+    assert text.count("Play goes on.") == 2
+    assert "You left the match." in text
+    assert s.game.actions == []
+
+
+def test_quitting_between_rounds_asks_first() -> None:
+    pos = {"hands": [["R7"], ["G1", "G2"], ["B1", "B2"]], "discard": ["R1"], "active": 0}
+    s, script, out = session(pos, quiet(3), ["0", "q", "n", "q", "y"])
+    assert s.run() == 0
+    leave = "Leave this match? It is not over; its record is kept. [y/N] "
+    assert script.prompts[1:] == ["Press Enter to deal round 2 (q to quit): ", leave, "> ", leave]
+    assert s.game.round_no == 2  # "n" went on: the next round was dealt
+    assert "You left the match." in out.getvalue()
+
+
+def test_every_record_is_kept_with_the_names_and_save_writes_one_more(tmp_path: Path, data_dir: Path) -> None:
     path = tmp_path / "partial.json"
     out = io.StringIO()
-    lines = iter(["d", "quit"])
-    config = PlayConfig(seats=3, bots=["random"], seed=5, save=str(path))
+    lines = iter(["d", "quit", "y"])
+    config = PlayConfig(seats=3, bots=["random"], seed=5, save=str(path), name="Ann")
     status = run_play(config, out, lambda p: next(lines))
     assert status == 0
     assert f"Record saved to {path}" in out.getvalue()
-    record = Record.from_json(path.read_text())
-    assert (record.seats, record.seed) == (3, 5)
-    assert (0, parse_action("draw")) in record.actions
-    assert replay(record).phase < Phase.ROUND_OVER
+    kept = list((data_dir / "records").glob("*.json"))
+    assert len(kept) == 1 and kept[0].name.endswith("-seed5.json")
+    assert f"Record kept: {kept[0]}" in out.getvalue()
+    for record in (Record.from_json(path.read_text()), Record.from_json(kept[0].read_text())):
+        assert (record.seats, record.seed, record.names) == (3, 5, ("Ann", "Bot 1", "Bot 2"))
+        assert (0, parse_action("draw")) in record.actions
+        assert replay(record).phase < Phase.ROUND_OVER
 
 
-def first_legal_player(game: Game, path: Path) -> Any:
-    """A human who always takes the first legal action, lets chances pass, and saves at the end."""
+def test_a_record_that_cannot_be_kept_is_reported(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("UNOTABLE_DATA_DIR", str(blocker))  # a file, not a directory
+    pos = {"hands": [["R7", "R8"], ["G1", "G2"], ["B1", "B2"]], "discard": ["R1"], "active": 0}
+    s, _, out = session(pos, quiet(3), [])
+    assert s.run() == 0
+    assert "Could not keep the record of this match: " in out.getvalue()
+
+
+def first_legal_player(game: Game) -> Any:
+    """A human who always takes the first legal action and lets chances pass."""
 
     def ask(prompt: str) -> str:
         if prompt == "> ":
             return str(game.legal_action_list(0)[0])
-        if prompt.startswith("Save the record"):
-            return "y"
-        if prompt.startswith("File name"):
-            return str(path)
+        assert not prompt.startswith("Leave")
         return ""
 
     return ask
 
 
-def test_a_whole_match_is_played_and_saved(tmp_path: Path) -> None:
+def test_a_whole_match_is_played_and_kept(data_dir: Path) -> None:
     rules = Ruleset.preset("official").replace(target_score=200)
     game = Game.new(3, rules, 11)
     bots = {1: make_bot("random"), 2: make_bot("heuristic")}
     out = io.StringIO()
-    path = tmp_path / "match.json"
     cfg = PlayConfig(seats=3, bots=["random", "heuristic"], seed=11)
     s = Session(game, Table(game, bots, 11), cfg, ["", "random", "heuristic"], out,
-                first_legal_player(game, path), seed=11)
+                first_legal_player(game), seed=11)
     assert s.run() == 0
     assert game.is_over()
     text = out.getvalue()
@@ -282,7 +314,8 @@ def test_a_whole_match_is_played_and_saved(tmp_path: Path) -> None:
     assert text.count("  Hands left:") == rounds  # every round, blocked ones included
     assert text.count("Scores (first to 200 wins the match)") == rounds
     assert f"Final standings after {rounds} round" in text
-    assert f"Record saved to {path}" in text
+    [path] = (data_dir / "records").glob("*.json")
+    assert f"Record kept: {path}" in text
     again = replay(Record.from_json(path.read_text()))
     assert again.is_over() and again.events == game.events
 

@@ -5,9 +5,10 @@ your seat may see (``game.events_since``, as it grows). The table is driven by
 :class:`unotable.arbiter.Arbiter`, with you as the agent of your seat: the bots play and react out
 of turn (UNO calls, catches, jump-ins) in its documented order, and when you may act out of turn
 yourself (call UNO, catch a seat, jump in), you are asked in your place in that order; press Enter
-to let play go on. Rejected input prints the engine's reason and asks again: the game is
-unchanged. End of input or ``quit`` ends the session with status 0, Ctrl-C with 130; a finished
-match offers to save its record (:mod:`unotable.record`).
+to let play go on. Rejected input prints the reason and asks again: the game is unchanged.
+``quit`` asks first, then ends the session with status 0, as end of input does; Ctrl-C ends it
+with 130. Whatever the way out, the match's record is kept in the data directory
+(:mod:`unotable.tui.records`).
 """
 from __future__ import annotations
 
@@ -36,10 +37,12 @@ from unotable.arbiter import Applied
 from unotable.cards import Color
 from unotable.errors import NotationError, RulesetError, UnoError
 from unotable.game import Game
+from unotable.record import Record
 from unotable.rules import Ruleset
 from unotable.state import Phase
 from unotable.tui.commands import missing, read_line
 from unotable.tui.driver import Bot, Table, make_bot
+from unotable.tui.records import keep_record
 from unotable.tui.render import (
     Style,
     event_lines,
@@ -65,7 +68,8 @@ Commands (the hand is shown with indices; cards marked * can be played now):
   uno          call UNO                           catch N     catch seat N, who did not call UNO
   color R      name a color when asked (or just type r, y, g or b)
   table (t)    show the table again   moves (m)  list your legal actions
-  help (?)     this help              quit (q)   leave the game (end of input or Ctrl-C too)"""
+  help (?)     this help              quit (q)   leave the match (asked first; end of input or Ctrl-C too)
+Every match's record is kept: unotable replay --list"""
 
 
 DEFAULT_DELAY = 0.6
@@ -202,29 +206,24 @@ class Session:
     # -- the match -----------------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play the match; the exit status (0, or 130 after Ctrl-C)."""
+        """Play the match; the exit status (0, or 130 after Ctrl-C). Whatever the way out, the
+        record of the match is kept (:mod:`unotable.tui.records`)."""
+        status = 0
         try:
             self.intro()
             self.loop()
         except Quit:
-            self.say("Goodbye.")
-            self.save_on_leave()
-            return 0
+            self.say("You left the match.")
         except EOFError:
-            self.say("\nEnd of input. Goodbye.")
-            self.save_on_leave()
-            return 0
+            self.say("\nEnd of input.")
         except KeyboardInterrupt:
-            self.say("\nInterrupted. Goodbye.")
-            return 130
-        try:
+            self.say("\nInterrupted.")
+            status = 130
+        else:
             self.finish()
-        except EOFError:
-            self.say("\nNot saved. Goodbye.")
-        except KeyboardInterrupt:
-            self.say("\nInterrupted. Goodbye.")
-            return 130
-        return 0
+        self.keep()
+        self.say("Goodbye.")
+        return status
 
     def intro(self) -> None:
         g = self.game
@@ -266,7 +265,7 @@ class Session:
     def between_rounds(self) -> None:
         answer = self.ask(f"Press Enter to deal round {self.game.round_no + 1} (q to quit): ")
         if answer.strip().lower() in ("q", "quit", "exit"):
-            raise Quit
+            self.confirm_quit()
 
     def finish(self) -> None:
         outcome = self.game.outcome()
@@ -274,29 +273,32 @@ class Session:
             won = self.me in outcome.winners
             self.say(self.style.bold("You won the match!" if won else "You lost the match.")
                      + f" ({outcome.rounds} round{'s' if outcome.rounds != 1 else ''})")
-        if self.config.save:
-            self.save(self.config.save)
-            return
-        answer = self.ask("Save the record of this match? [y/N] ").strip().lower()
-        if answer not in ("y", "yes"):
-            self.say("Not saved. Goodbye.")
-            return
-        default = f"unotable-{self.seed}.json"
-        path = self.ask(f"File name [{default}]: ").strip() or default
-        self.save(path)
 
-    def save_on_leave(self) -> None:
-        """Leaving early keeps the unfinished record only when --save asked for it."""
-        if self.config.save:
-            self.save(self.config.save)
-
-    def save(self, path: str) -> None:
+    def keep(self) -> None:
+        """Keep the record of the match in the data directory, and at --save PATH when given."""
+        names = self.names
         try:
-            Path(path).write_text(self.game.record().to_json(indent=2) + "\n", encoding="utf-8")
+            path = keep_record(self.game, names, self.seed)
         except OSError as exc:
-            self.say(self.style.error(f"Could not save the record: {exc}"))
-            return
-        self.say(f"Record saved to {path}. Replay it with: unotable replay {path}")
+            self.say(self.style.error(f"Could not keep the record of this match: {exc}"))
+        else:
+            self.say(f"Record kept: {path}")
+            self.say(f"Replay it with: unotable replay {path.name}   (all records: unotable replay --list)")
+        if self.config.save:
+            try:
+                Path(self.config.save).write_text(
+                    Record.from_game(self.game, names=names).to_json(indent=2) + "\n", encoding="utf-8")
+            except OSError as exc:
+                self.say(self.style.error(f"Could not save the record: {exc}"))
+                return
+            self.say(f"Record saved to {self.config.save}.")
+
+    def confirm_quit(self) -> None:
+        """Ask before leaving a match in progress; raise :class:`Quit` on yes."""
+        answer = self.ask("Leave this match? It is not over; its record is kept. [y/N] ")
+        if answer.strip().lower() in ("y", "yes"):
+            raise Quit
+        self.say("Play goes on.")
 
     def _title(self) -> str:
         return f"{self.config.preset} · seed {self.seed}"
@@ -392,8 +394,8 @@ class Session:
 
     def word(self, command: str) -> None:
         if command == "quit":
-            raise Quit
-        if command == "help":
+            self.confirm_quit()
+        elif command == "help":
             self.say(HELP)
         elif command == "table":
             self.show_table()
