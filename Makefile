@@ -52,7 +52,11 @@ lint: venv
 typecheck: venv
 	$(BIN)/mypy
 
+# The browser table's tests (tests/web) drive Debian's chromium through Playwright: installed here
+# when missing (as root), else make test stops and says what to install.
 test: venv
+	@command -v chromium >/dev/null || [ "$$(id -u)" = 0 ] || { echo "make test: the browser tests need chromium; run 'sudo apt-get install chromium' or make test as root" >&2; exit 1; }
+	command -v chromium >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/mypy
 	$(BIN)/pytest -q

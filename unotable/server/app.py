@@ -29,8 +29,9 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from unotable.server.ids import TABLE_ID, new_table_id, new_token
@@ -45,6 +46,9 @@ log = logging.getLogger("unotable.server")
 CLOSE_TAKEN_OVER = 4001
 CLOSE_NO_TABLE = 4004
 CLOSE_RESTART = 1012
+
+WEB = Path(__file__).parent / "web"
+"""The browser table: plain ES modules and CSS, served as they are (no build step)."""
 
 
 @dataclass
@@ -441,11 +445,9 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
             headers={"content-disposition": f'attachment; filename="unotable-{table_id}.json"'},
         )
 
-    async def table_page(request: Request) -> Response:
-        table_id = request.path_params["table_id"]
-        return PlainTextResponse(
-            f"unotable table {table_id}\nJoin from a terminal: unotable join {request.url}\n"
-        )
+    async def page(request: Request) -> Response:
+        # the landing page and every table's page are one document; its script reads the path
+        return FileResponse(WEB / "index.html", headers={"cache-control": "no-cache"})
 
     async def ws_endpoint(ws: WebSocket) -> None:
         await _serve_socket(server, ws)
@@ -455,9 +457,11 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         Route("/metrics", metrics),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{table_id}", public_table),
-        Route("/t/{table_id}", table_page),
+        Route("/", page),
+        Route("/t/{table_id}", page),
         Route("/t/{table_id}/record", record),
         WebSocketRoute("/ws/{table_id}", ws_endpoint),
+        Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.server = server

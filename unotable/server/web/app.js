@@ -1,0 +1,34 @@
+// The browser table's entry point: picks the language, then draws the landing page ("/") or a
+// table ("/t/ID") and connects it. Plain ES modules, no build step.
+
+import { initialLang, onLangChange, setLang } from "./i18n.js";
+import { renderLanding } from "./landing.js";
+import { Connection } from "./net.js";
+import { TablePage } from "./table.js";
+
+async function main() {
+  const main = document.getElementById("main");
+  const select = document.getElementById("lang-select");
+  await setLang(initialLang(), false);
+  select.value = document.documentElement.lang;
+  select.addEventListener("change", () => setLang(select.value));
+
+  const match = /^\/t\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
+  if (!match) {
+    renderLanding(main);
+    onLangChange(() => renderLanding(main));
+    return;
+  }
+  const tableId = match[1];
+  let page = null;
+  const conn = new Connection(tableId, (msg) => page.handle(msg), (state) => page.setConn(state));
+  page = new TablePage(main, tableId, conn);
+  onLangChange(() => {
+    page.setConn(conn.state);
+    page.render();
+  });
+  window.unotable = { conn, page }; // for the browser tests and the curious
+  conn.open();
+}
+
+main();

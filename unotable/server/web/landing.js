@@ -1,0 +1,204 @@
+// The landing page: create a table (preset, house rules, seats, bots, turn timer, target), then
+// share its link (copy, the phone's share sheet) and open it. The host token the server answers is
+// kept in localStorage for that table only.
+
+import { copyText, clear, h } from "./dom.js";
+import { num, t } from "./i18n.js";
+import { store } from "./net.js";
+
+export const PRESETS = [
+  "official", "house", "no-mercy", "two-player", "partners",
+  "official-112-swap", "official-112-shuffle", "official-112-blank",
+];
+export const BOT_LEVELS = ["random", "rule-v1", "heuristic", "ismcts"];
+
+/** The house rules offered as toggles: option, rule IDs (docs/rules.md), on value, off value. */
+const TOGGLES = [
+  { opt: "stacking", ids: "HOUSE-1, HOUSE-2, NM-6", on: "same_kind", off: "none" },
+  { opt: "jump_in", ids: "HOUSE-6, HOUSE-7, NET-8", on: true, off: false },
+  { opt: "seven_zero", ids: "HOUSE-9, HOUSE-10, NM-13", on: true, off: false },
+  { opt: "draw_until_playable", ids: "CL-DRAW-4, NM-4", on: true, off: false },
+  { opt: "force_play", ids: "CL-DRAW-3", on: true, off: false },
+  { opt: "bounce_draw_two", ids: "HOUSE-13", on: true, off: false },
+  { opt: "defend_wd4_with_draw_two", ids: "HOUSE-14", on: true, off: false },
+];
+
+/** Each preset's values of the toggled options (docs/rules.md §12); anything unlisted is off. */
+const PRESET_ON = {
+  house: { stacking: "same_kind", jump_in: true, seven_zero: true, draw_until_playable: true },
+  "no-mercy": { stacking: "by_value", seven_zero: true, draw_until_playable: true, force_play: true },
+};
+const NO_MERCY_FIXED = new Set(["seven_zero", "bounce_draw_two", "defend_wd4_with_draw_two"]);
+
+function presetValue(preset, opt) {
+  return (PRESET_ON[preset] || {})[opt] ?? TOGGLES.find((x) => x.opt === opt).off;
+}
+
+export function renderLanding(root) {
+  clear(root);
+  const form = h("form", { class: "panel create", id: "create-form", novalidate: true });
+  const presetSel = h(
+    "select",
+    { id: "preset", name: "preset" },
+    PRESETS.map((p) => h("option", { value: p, text: t(`preset.${p}`) })),
+  );
+  const presetDesc = h("p", { class: "hint", id: "preset-desc" });
+  const toggles = h("fieldset", { class: "toggles" }, h("legend", { text: t("create.house") }));
+  const boxes = {};
+  for (const tg of TOGGLES) {
+    const box = h("input", { type: "checkbox", id: `opt-${tg.opt}`, name: tg.opt, role: "switch" });
+    boxes[tg.opt] = box;
+    toggles.append(
+      h(
+        "label",
+        { class: "toggle", for: `opt-${tg.opt}`, title: t("create.rule_ids", { ids: tg.ids }) },
+        box,
+        h("span", { class: "toggle-text" },
+          h("strong", { text: t(`opt.${tg.opt}`) }),
+          h("span", { class: "hint", text: t(`opt.${tg.opt}.desc`) }),
+          h("span", { class: "rule-ids", text: tg.ids, dir: "ltr" })),
+      ),
+    );
+  }
+  const seats = h("select", { id: "seats", name: "seats" });
+  const bots = h("select", { id: "bots", name: "bots" });
+  const level = h("select", { id: "bot-level", name: "bot_level" },
+    BOT_LEVELS.map((l) => h("option", { value: l, text: t(`bot.${l}`) })));
+  level.value = "heuristic";
+  const timer = h("select", { id: "timer", name: "turn_seconds" },
+    [0, 20, 30, 60, 90, 120].map((s) => h("option", { value: s, text: s ? t("create.seconds", { n: s }) : t("create.no_timer") })));
+  timer.value = "60";
+  const target = h("input", { id: "target", name: "target_score", type: "number", min: 1, max: 100000, step: 1, inputmode: "numeric" });
+  const error = h("p", { class: "error", role: "alert", id: "create-error" });
+
+  function fillSeats() {
+    const preset = presetSel.value;
+    const range = preset === "two-player" ? [2] : preset === "partners" ? [4, 6, 8, 10]
+      : preset === "no-mercy" ? [2, 3, 4, 5, 6] : [2, 3, 4, 5, 6, 7, 8, 9, 10];
+    const keep = Number(seats.value) || 4;
+    clear(seats);
+    for (const n of range) seats.append(h("option", { value: n, text: num(n) }));
+    seats.value = String(range.includes(keep) ? keep : range.includes(4) ? 4 : range[0]);
+    fillBots();
+  }
+  function fillBots() {
+    const n = Number(seats.value);
+    const keep = Number(bots.value || 0);
+    clear(bots);
+    for (let b = 0; b < n; b++) bots.append(h("option", { value: b, text: num(b) }));
+    bots.value = String(Math.min(keep, n - 1));
+  }
+  function onPreset() {
+    const preset = presetSel.value;
+    presetDesc.textContent = t(`preset.${preset}.desc`);
+    for (const tg of TOGGLES) {
+      const v = presetValue(preset, tg.opt);
+      boxes[tg.opt].checked = v !== tg.off;
+      boxes[tg.opt].disabled = preset === "no-mercy" && NO_MERCY_FIXED.has(tg.opt);
+    }
+    target.value = preset === "no-mercy" ? "1000" : "500";
+    fillSeats();
+  }
+  presetSel.addEventListener("change", onPreset);
+  seats.addEventListener("change", fillBots);
+
+  const field = (id, label, control, hint) =>
+    h("div", { class: "field" }, h("label", { for: id, text: label }), control, hint ? h("span", { class: "hint", text: hint }) : null);
+
+  form.append(
+    h("h1", { text: t("create.title") }),
+    h("p", { class: "lead", text: t("create.lead") }),
+    field("preset", t("create.preset"), presetSel),
+    presetDesc,
+    toggles,
+    h("div", { class: "row" },
+      field("seats", t("create.seats"), seats),
+      field("bots", t("create.bots"), bots),
+      field("bot-level", t("create.bot_level"), level)),
+    h("div", { class: "row" },
+      field("timer", t("create.timer"), timer, t("create.timer.hint")),
+      field("target", t("create.target"), target)),
+    error,
+    h("button", { type: "submit", class: "primary big", id: "create-btn", text: t("create.submit") }),
+  );
+  onPreset();
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    error.textContent = "";
+    const preset = presetSel.value;
+    const options = {};
+    for (const tg of TOGGLES) {
+      if (boxes[tg.opt].disabled) continue;
+      const base = presetValue(preset, tg.opt);
+      const wanted = boxes[tg.opt].checked ? (base !== tg.off ? base : tg.on) : tg.off;
+      if (wanted !== base) options[tg.opt] = wanted;
+    }
+    const goal = Number(target.value);
+    if (Number.isInteger(goal) && goal >= 1 && goal !== (preset === "no-mercy" ? 1000 : 500)) options.target_score = goal;
+    const n = Number(seats.value);
+    const nb = Number(bots.value);
+    const body = {
+      preset,
+      options,
+      seats: n,
+      bots: Array.from({ length: n }, (_, i) => (i >= n - nb ? level.value : null)),
+      bot_level: level.value,
+      turn_seconds: Number(timer.value),
+    };
+    const btn = form.querySelector("#create-btn");
+    btn.disabled = true;
+    try {
+      const res = await fetch("/api/tables", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      const doc = await res.json();
+      if (!res.ok) {
+        error.textContent = t("create.failed", { reason: doc.message || res.status });
+        return;
+      }
+      store.set(doc.table, "host", doc.host_token);
+      renderShare(root, doc);
+    } catch (exc) {
+      error.textContent = t("create.failed", { reason: String(exc) });
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  root.append(form);
+}
+
+/** The share panel: the link, a copy button, the share sheet where there is one, and the way in. */
+export function shareBox(url, { compact = false } = {}) {
+  const input = h("input", { type: "text", readonly: true, class: "link", id: compact ? "share-link-small" : "share-link", dir: "ltr", "aria-label": t("share.link") });
+  input.value = url;
+  input.addEventListener("focus", () => input.select());
+  const status = h("span", { class: "hint", role: "status" });
+  const copy = h("button", {
+    type: "button", class: "copy", id: compact ? "copy-small" : "copy-link", text: t("share.copy"),
+    onclick: async () => {
+      status.textContent = (await copyText(url)) ? t("share.copied") : t("share.copy_failed");
+    },
+  });
+  const share = navigator.share
+    ? h("button", {
+      type: "button", class: "share", text: t("share.share"),
+      onclick: () => navigator.share({ title: t("app.title"), text: t("share.invite"), url }).catch(() => {}),
+    })
+    : null;
+  return h("div", { class: "share-box" }, input, h("div", { class: "row" }, copy, share), status);
+}
+
+function renderShare(root, doc) {
+  clear(root);
+  root.append(
+    h("section", { class: "panel share-panel", "aria-labelledby": "share-title" },
+      h("h1", { id: "share-title", text: t("share.title") }),
+      h("p", { class: "lead", text: t("share.lead") }),
+      shareBox(doc.url),
+      h("a", { class: "button primary big", href: `/t/${doc.table}`, id: "open-table", text: t("share.open") })),
+  );
+  root.querySelector("#open-table").focus();
+}
