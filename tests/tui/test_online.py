@@ -121,6 +121,7 @@ class Person:
         self.prompts: list[str] = []
         self.typed: list[str] = []
         self.turns = 0
+        self.out_of_turn = 0
         self.acted_at = -1
         self.started = False
         self.setup: list[str] = []
@@ -180,6 +181,11 @@ class Person:
             if any(isinstance(a, CallUno) for a in view.legal):
                 self.acted_at = view.seq
                 return self.type("uno")
+            catches = [a.target for a in view.legal if isinstance(a, Catch)]
+            if catches:  # out of turn: catch a seat that did not call UNO
+                self.acted_at = view.seq
+                self.out_of_turn += 1
+                return self.type(f"catch {catches[0]}")
             time.sleep(0.02)
             return ""
         if self.before_turn is not None:
@@ -428,3 +434,63 @@ def test_the_server_may_ask_for_a_reconnect(tmp_path: Path) -> None:
     assert not asyncio.run(client.handle({"type": "update", "seq": 5, "view": {"seq": "x"}, "events": [],
                                            "static": {"ruleset": {}, "seats": 2, "names": None}}))
     assert "Could not show a message from the server" in out.getvalue()
+
+
+class FakeSocket:
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+
+def test_out_of_turn_chances_and_a_wild_from_its_index(tmp_path: Path) -> None:
+    """The input path on its own: a chance to call UNO or catch shown while another seat is to act,
+    typed at once; on the turn, a wild played from its index with the color asked for."""
+    import asyncio
+
+    from unotable.cards import Card
+    from unotable.game import Game
+
+    game = Game.new(4, seed=11)
+    names = ["Ann", "Bot 1", "Bot 2", "Bot 3"]
+    static = game.table_info(names).to_dict()
+    seats = [{"seat": i, "kind": "human" if i == 0 else "bot", "name": n, "level": None if i == 0 else "x",
+              "connected": True, "autopilot": False} for i, n in enumerate(names)]
+    info = {"table": "abc", "status": "playing", "settings": {"preset": "official"}, "seats": seats,
+            "spectators": 0, "turn_deadline": None}
+    view = game.view(0).to_dict()
+    answers = ["b"]
+    out = io.StringIO()
+    client = OnlineClient("http://h:1/t/abc", out=out, ask=lambda p: answers.pop(0),
+                          tokens=TokenStore(tmp_path))
+    sock = FakeSocket()
+    client.ws = sock  # type: ignore[assignment]
+
+    async def scenario() -> None:
+        chance = {**view, "active": 2, "legal": ["uno", "catch:3"], "exposed": [False, False, False, True]}
+        await client.handle({"type": "update", "seq": 5, "events": [], "view": chance, "static": static,
+                             "table": info})
+        assert "You may act out of turn." in out.getvalue()
+        assert "You can: uno · catch 3   (or let play go on)" in out.getvalue()
+        assert client.prompt() == "(out of turn) > "
+        await client.handle_line("catch")  # the one exposed seat
+        await client.handle_line("uno")
+        hand = [*view["hand"][:6], "W4"]
+        turn = {**view, "active": 0, "hand": hand, "legal": ["W4:R", "W4:Y", "W4:G", "W4:B", "draw"]}
+        await client.handle({"type": "update", "seq": 6, "events": [], "view": turn})
+        assert client.my_turn() and client.prompt() == "> "
+        assert "You can: play 6 · draw" in out.getvalue()
+        await client.handle_line("6")  # the color is asked for
+        await client.handle_line("start")
+        await client.handle_line("kick 2")
+
+    asyncio.run(scenario())
+    assert sock.sent == [
+        {"type": "act", "action": "catch:3"},
+        {"type": "act", "action": "uno"},
+        {"type": "act", "action": "W4:B"},
+        {"type": "start"},
+        {"type": "kick", "seat": 2},
+    ]
+    assert Card.parse("W4") in client.my_view().hand  # type: ignore[union-attr]
