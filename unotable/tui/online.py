@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidURI, WebSocketException
 
 from unotable.actions import (
     Accept,
@@ -630,7 +630,7 @@ class OnlineClient:
                             if await self.handle(msg):  # the server asks us to reconnect
                                 break
                 code = ws.close_code
-            except (OSError, InvalidHandshake, InvalidURI, TimeoutError, ConnectionClosed) as exc:
+            except (OSError, InvalidURI, TimeoutError, WebSocketException) as exc:
                 reason = str(exc) or type(exc).__name__
                 if isinstance(exc, ConnectionClosed) and exc.rcvd is not None:
                     code = exc.rcvd.code
@@ -821,6 +821,8 @@ class OnlineClient:
             return  # the close that follows (4004) says it
         words = _ERROR_WORDS.get(code, "Refused")
         self.error(f"{words}: {text}" if text else words)
+        if code == "forbidden" and self.me is None and self.status == "waiting" and "is taken" in text:
+            self.say("Type sit to take the first free seat, or sit N for seat N.")
 
     def show_events(self, docs: Sequence[Any]) -> None:
         events: list[Event] = []
