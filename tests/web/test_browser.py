@@ -1,0 +1,332 @@
+"""The browser table in a real browser: Playwright driving Debian's chromium, headless.
+
+The test starts ``unotable serve``'s server as a subprocess on a free port (a fresh data directory),
+then people act only through the page: a host creates a table on the landing page and three people
+join by its link from three other browser contexts (Arabic on a phone-sized viewport, Persian and
+Hebrew), and they play a whole round to its end with the page's controls (clicks and keys). Along the
+way: the right-to-left layouts are mirrored (element positions) with no string missing, a reload and
+a dropped connection resume the seat, and screenshots at 360x740 and 1280x800 in English and Arabic
+are saved under tests/web/artifacts/ (gitignored).
+
+``make test`` installs chromium when it is missing; run directly, these tests are skipped without it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):  # pragma: no cover - make test installs it
+    pytest.skip("chromium is not installed (make test installs it)", allow_module_level=True)
+
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+PHONE = {"width": 360, "height": 740}
+LAPTOP = {"width": 1280, "height": 800}
+# a locale key shown raw instead of its text
+RAW_KEY = re.compile(
+    r"\b(?:app|create|preset|opt|bot|share|conn|wait|seat|table|hand|act|sum|log|chat|error|ev|color|card)"
+    r"\.[a-z_0-9-]+(?:\.[a-z_0-9-]+)*\b"
+)
+
+Page = Any
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    data = tmp_path_factory.mktemp("web-server")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "unotable.server.run", "--port", "0", "--data-dir", str(data),
+         "--bot-pause", "0.3", "--round-pause", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    match = re.search(r"http://[\d.]+:\d+", line)
+    assert match, f"no address in the server's first line: {line!r}"
+    try:
+        yield match.group(0)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def new_page(browser: Any, lang: str, viewport: dict[str, int], errors: list[str]) -> Page:
+    phone = viewport["width"] < 500
+    ctx = browser.new_context(viewport=viewport, locale=lang, has_touch=phone, is_mobile=phone)
+    page = ctx.new_page()
+    page.on("pageerror", lambda exc: errors.append(f"{lang}: {exc}"))
+    page.on("console", lambda msg: errors.append(f"{lang}: {msg.text}") if msg.type == "error" else None)
+    return page
+
+
+def shot(page: Page, name: str, viewport: dict[str, int] | None = None) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    before = page.viewport_size
+    if viewport is not None and viewport != before:
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(150)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    if viewport is not None and viewport != before:
+        page.set_viewport_size(before)
+
+
+def no_missing_strings(page: Page) -> None:
+    missing = page.evaluate("window.__missingKeys")
+    assert missing == [], f"strings missing: {missing[:10]}"
+    text = page.inner_text("body")
+    raw = RAW_KEY.findall(text)
+    assert not raw, f"raw keys on the page: {raw[:10]}"
+
+
+def xs(page: Page, selector: str) -> list[float]:
+    return page.eval_on_selector_all(selector, "els => els.map(e => e.getBoundingClientRect().x)")
+
+
+def wait_changed(page: Page, seq: int, timeout: float = 5000) -> None:
+    page.wait_for_function(
+        "s => (window.unotable.page.view?.seq ?? -1) !== s || window.unotable.page.error",
+        arg=seq,
+        timeout=timeout,
+    )
+
+
+def act_once(page: Page, keyboard: bool, state: dict[str, Any]) -> bool:
+    """Make one move through the page's controls; False when the page offers none."""
+    chooser = page.locator(".chooser .color-btn, .chooser .target-btn")
+    if chooser.count():
+        chooser.first.click()
+        return True
+    colors = page.locator(".controls .color-btn")
+    if colors.count():
+        colors.first.click()
+        state["named_color"] = True
+        return True
+    if page.locator("#challenge").count() and not state.get("challenged"):
+        state["challenged"] = True
+        page.click("#challenge")
+        return True
+    playable = page.locator(".hand .card.playable")
+    if playable.count():
+        if keyboard:
+            # arrows choose a card, Enter plays it (focus starts on the first playable card)
+            page.focus(".hand .card[tabindex='0']")
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("ArrowLeft")
+            focused = page.evaluate("document.activeElement.classList.contains('playable')")
+            if focused:
+                page.keyboard.press("Enter")
+                state["keyboard_plays"] = state.get("keyboard_plays", 0) + 1
+                return True
+        playable.first.click()
+        return True
+    for button, key in (("#accept", "a"), ("#pass", "p"), ("#draw", "d")):
+        if page.locator(button).count():
+            if keyboard:
+                page.locator("body").focus()
+                page.keyboard.press(key)
+            else:
+                page.click(button)
+            return True
+    return False
+
+
+def test_landing_page_and_language_switch(server: str, browser: Any) -> None:
+    errors: list[str] = []
+    for lang, viewport, name in (("en-US", LAPTOP, "en-1280"), ("en-US", PHONE, "en-360"),
+                                 ("ar", LAPTOP, "ar-1280"), ("ar", PHONE, "ar-360")):
+        page = new_page(browser, lang, viewport, errors)
+        page.goto(server + "/")
+        page.wait_for_selector("#create-form")
+        expected = "rtl" if lang == "ar" else "ltr"
+        assert page.evaluate("document.documentElement.dir") == expected
+        no_missing_strings(page)
+        shot(page, f"landing-{name}")
+        # the toggles carry their rule IDs in a tooltip and are large enough to touch
+        title = page.get_attribute("label[for='opt-jump_in']", "title")
+        assert title is not None and "HOUSE-6" in title
+        box = page.locator("#create-btn").bounding_box()
+        assert box is not None and box["height"] >= 44
+        page.context.close()
+    # switching the language mirrors the page and is remembered
+    page = new_page(browser, "en-US", LAPTOP, errors)
+    page.goto(server + "/")
+    page.wait_for_selector("#create-form")
+    label_x = page.locator("#create-btn").bounding_box()["x"]
+    page.select_option("#lang-select", "he")
+    page.wait_for_function("document.documentElement.dir === 'rtl'")
+    assert page.locator("#create-btn").bounding_box()["x"] > label_x
+    page.reload()
+    page.wait_for_selector("#create-form")
+    assert page.evaluate("document.documentElement.lang") == "he"
+    no_missing_strings(page)
+    page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.timeout(900)
+def test_four_people_play_a_round_through_the_page(server: str, browser: Any) -> None:
+    errors: list[str] = []
+    host = new_page(browser, "en-US", LAPTOP, errors)
+    host.goto(server + "/")
+    host.wait_for_selector("#create-form")
+    host.select_option("#bots", "0")
+    host.select_option("#timer", "0")
+    host.fill("#target", "1")  # the match ends with the first round
+    host.click("#create-btn")
+    host.wait_for_selector("#share-link")
+    link = host.input_value("#share-link")
+    assert re.fullmatch(re.escape(server) + r"/t/[\w-]+", link)
+    shot(host, "share-en-1280")
+    host.click("#open-table")
+    host.wait_for_selector(".waiting")
+
+    people: list[tuple[Page, str]] = [(host, "Ann")]
+    host.fill("#my-name", "Ann")
+    host.click("button.sit >> nth=0")
+    host.wait_for_selector(".seat-row.me")
+    for lang, viewport, name in (("ar", PHONE, "سمير"), ("fa", LAPTOP, "Dara"), ("he", LAPTOP, "Noa")):
+        page = new_page(browser, lang, viewport, errors)
+        page.goto(link)
+        page.wait_for_selector(".waiting")
+        free = len(people)
+        page.wait_for_function(
+            "n => document.querySelectorAll('.seat-row.kind-empty').length === 4 - n", arg=free
+        )
+        page.fill("#my-name", name)
+        page.click("button.sit >> nth=0")
+        page.wait_for_selector(".seat-row.me")
+        people.append((page, name))
+    host.wait_for_function("document.querySelectorAll('.seat-row.kind-human').length === 4")
+    arabic = people[1][0]
+    arabic.wait_for_function("document.querySelectorAll('.seat-row.kind-human').length === 4")
+    for page, _ in people:
+        no_missing_strings(page)
+    shot(host, "waiting-en-1280")
+    shot(host, "waiting-en-360", PHONE)
+    shot(arabic, "waiting-ar-360")
+    shot(arabic, "waiting-ar-1280", LAPTOP)
+
+    host.click("#start")
+    for page, _ in people:
+        page.wait_for_selector(".hand .card")
+
+    # right to left: the hand and the other seats run from the right; English from the left
+    for page, _ in people:
+        rtl = page.evaluate("document.documentElement.dir") == "rtl"
+        assert rtl == (page is not host)
+        cards = xs(page, ".hand .card")
+        seats = xs(page, ".seats .seat")
+        assert len(cards) == 7 and len(seats) == 3
+        if rtl:
+            assert cards[0] > cards[-1] and seats[0] > seats[-1]
+        else:
+            assert cards[0] < cards[-1] and seats[0] < seats[-1]
+        no_missing_strings(page)
+        # every card says what it is in words, and shows a color letter or the wild mark
+        labels = page.eval_on_selector_all(".hand .card", "els => els.map(e => e.getAttribute('aria-label'))")
+        assert all(labels)
+        corners = page.eval_on_selector_all(".hand .card .corner", "els => els.map(e => e.textContent)")
+        assert all(re.match(r"[RYGBW] ", c) for c in corners)
+    shot(host, "play-en-1280")
+    shot(host, "play-en-360", PHONE)
+    shot(arabic, "play-ar-360")
+    shot(arabic, "play-ar-1280", LAPTOP)
+
+    # the round, played through the page: whoever's turn it is makes a move
+    state: dict[str, Any] = {}
+    reloaded = dropped = False
+    deadline = time.monotonic() + 600
+    moves = 0
+    while time.monotonic() < deadline:
+        if all(p.locator("#summary").count() for p, _ in people):
+            break
+        mover = None
+        for page, name in people:
+            if page.locator("#your-turn").count() or page.locator(".controls .color-btn").count():
+                mover = (page, name)
+                break
+        if mover is None:
+            host.wait_for_timeout(50)
+            continue
+        page, name = mover
+        if not reloaded and page is people[2][0] and page.locator(".hand .card").count():
+            # a reload mid-turn resumes the seat: same name, same hand, still this seat's turn
+            hand = page.locator(".hand .card").count()
+            page.reload()
+            page.wait_for_selector(".hand .card")
+            page.wait_for_selector("#your-turn")
+            assert page.inner_text(".hand-head .me-name") == name
+            assert page.locator(".hand .card").count() == hand
+            reloaded = True
+        if not dropped and page is people[3][0]:
+            # a dropped connection: the page says it is reconnecting, then resumes by itself
+            page.evaluate("window.unotable.conn.drop()")
+            page.wait_for_selector("#conn[data-state='reconnecting']", state="attached")
+            page.wait_for_selector("#conn[data-state='open']", state="attached", timeout=10000)
+            page.wait_for_selector("#your-turn")
+            dropped = True
+        seq = page.evaluate("window.unotable.page.view.seq")
+        if act_once(page, keyboard=page is host, state=state):
+            moves += 1
+            with contextlib.suppress(sync_api.TimeoutError):
+                wait_changed(page, seq)
+        if moves == 12:
+            shot(host, "play-en-1280-later")
+            shot(arabic, "play-ar-360-later")
+    else:
+        pytest.fail(f"the round did not end within the time ({moves} moves)")
+
+    assert reloaded and dropped and moves > 4
+    assert state.get("keyboard_plays", 0) >= 1, "the host played at least one card with the keyboard"
+    for page, _ in people:
+        page.wait_for_selector("#summary .standings")
+        rows = page.locator("#summary .standings tbody tr")
+        assert rows.count() == 4
+        no_missing_strings(page)
+        assert page.locator(".log li").count() > 0
+    host.wait_for_selector("#rematch")  # target 1: the match is over, the host may ask for a rematch
+    assert arabic.locator("#rematch").count() == 0
+    shot(host, "summary-en-1280")
+    shot(arabic, "summary-ar-360")
+
+    # chat is plain text, never HTML
+    host.fill("#chat-input", "<b>hi</b> <img src=x onerror=alert(1)>")
+    host.press("#chat-input", "Enter")
+    arabic.wait_for_selector(".chat-list li")
+    assert arabic.locator(".chat-list li b, .chat-list li img").count() == 0
+    assert "<b>hi</b>" in arabic.inner_text(".chat-list")
+    assert not [e for e in errors if "favicon" not in e], errors
