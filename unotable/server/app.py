@@ -208,10 +208,6 @@ class Runner:
                 {"type": "token", "seq": self.table.seq + 1, "seat": conn.role.seat, "token": decision.token}
             )
         await self._commit(decision, conn, cmd.arrived)
-        if decision.entry["k"] == "leave" and conn.role.seat == decision.entry["seat"]:
-            self.table.disconnected(conn.role.seat, time.time())
-            conn.role = Role(None, conn.role.host)
-            self.table.connected(None, time.time())
 
     def _connect(self, conn: Conn, cmd: Command) -> None:
         seat = conn.role.seat
@@ -263,7 +259,16 @@ class Runner:
         if table.finished:
             await self.store.set_status(table.table_id, "finished")
         after = (table.status, [s.info(i) for i, s in enumerate(table.seats)])
+        demoted = []
+        if entry["k"] == "leave":  # the seat's connections (a leaver, a kicked player) now watch
+            for other in [c for c in self.conns if c.role.seat == entry["seat"]]:
+                table.disconnected(entry["seat"], time.time())
+                other.role = Role(None, other.role.host)
+                table.connected(None, time.time())
+                demoted.append(other)
         self._broadcast(entry, before != after)
+        for other in demoted:
+            other.send(self._welcome(other, None))
         self.metrics.latency.observe(time.time() - arrived)
 
     def _broadcast(self, entry: dict[str, Any], table_changed: bool) -> None:
@@ -300,6 +305,7 @@ class Runner:
             conn.send(msg)
 
     def notify_shutdown(self) -> None:
+        """Tell every client to reconnect (the server is stopping); their sockets close after."""
         for conn in self.conns:
             conn.send({"type": "reconnect", "seq": self.table.seq, "reason": "the server is restarting"})
             conn.send(None)
@@ -313,6 +319,7 @@ class Server:
         self.store: Store = open_store(settings.db, directory=settings.data_dir)
         self.runners: dict[str, Runner] = {}
         self.metrics = Metrics()
+        self.notified = False
 
     async def start(self) -> None:
         await self.store.open()
@@ -325,9 +332,16 @@ class Server:
             self._run(table)
         log.info(json.dumps({"event": "started", "tables_rebuilt": len(self.runners)}))
 
-    async def stop(self) -> None:
+    def notify_shutdown(self) -> None:
+        """Tell every client to reconnect, before the sockets are closed (see run.py)."""
+        if self.notified:
+            return
+        self.notified = True
         for runner in self.runners.values():
             runner.notify_shutdown()
+
+    async def stop(self) -> None:
+        self.notify_shutdown()
         await asyncio.sleep(0.2)  # let the writers flush the reconnect notices
         for runner in self.runners.values():
             await runner.stop()

@@ -46,6 +46,21 @@ class _JsonLogs(logging.Formatter):
         )
 
 
+class _Server(uvicorn.Server):
+    """uvicorn, telling every client to reconnect before it closes the sockets on SIGTERM or SIGINT."""
+
+    def __init__(self, config: uvicorn.Config, app: Any) -> None:
+        super().__init__(config)
+        self.app_state = app.state
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        import asyncio
+
+        self.app_state.server.notify_shutdown()
+        await asyncio.sleep(0.3)  # the writers send the notices; nothing accepted is pending
+        await super().shutdown(sockets)
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -85,7 +100,7 @@ def serve(
     config = uvicorn.Config(
         app, log_level="warning", lifespan="on", ws="websockets-sansio", timeout_graceful_shutdown=5
     )
-    server = uvicorn.Server(config)
+    server = _Server(config, app)
     server.run(sockets=[sock])
     return 0
 

@@ -359,7 +359,10 @@ class Table:
         self.seq += 1
         self.changed_at = now
         if kind == "sit":
-            self.seats[entry["seat"]] = Seat("human", entry["name"], None, entry["token_hash"])
+            # the connection that sat down is already counted on the seat (connections are not logged)
+            here = self.seats[entry["seat"]].connections
+            self.seats[entry["seat"]] = Seat("human", entry["name"], None, entry["token_hash"],
+                                             connections=here)
         elif kind == "add_bot":
             self.seats[entry["seat"]] = Seat("bot", f"Bot {entry['seat']}", entry["level"])
         elif kind == "remove_bot":
@@ -397,10 +400,9 @@ class Table:
         return events
 
     def _start_game(self, seed: int, now: float) -> list[Event]:
-        filled = [i for i, s in enumerate(self.seats) if s.kind != "empty"]
-        if len(filled) != len(self.seats):  # empty seats close up: the table shrinks to its players
-            self.seats = [self.seats[i] for i in filled]
-            self.settings.seats = len(self.seats)
+        for i, s in enumerate(self.seats):  # bots fill the empty seats (seats keep their numbers)
+            if s.kind == "empty":
+                self.seats[i] = Seat("bot", f"Bot {i}", self.settings.bot_level)
         rules = self.settings.ruleset()
         self.game = Game.new(len(self.seats), rules, seed)
         self.games += 1
