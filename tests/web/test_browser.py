@@ -8,19 +8,14 @@ way: the right-to-left layouts are mirrored (element positions) with no string m
 a dropped connection resume the seat, and screenshots at 360x740 and 1280x800 in English and Arabic
 are saved under tests/web/artifacts/ (gitignored).
 
-``make test`` installs chromium when it is missing; run directly, these tests are skipped without it.
+``make test`` installs chromium when it is missing; without it (or Playwright) these tests are skipped.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 import re
-import shutil
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,18 +23,6 @@ import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra")
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):  # pragma: no cover - make test installs it
-    pytest.skip("chromium is not installed (make test installs it)", allow_module_level=True)
-
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PHONE = {"width": 360, "height": 740}
 LAPTOP = {"width": 1280, "height": 800}
@@ -50,38 +33,6 @@ RAW_KEY = re.compile(
 )
 
 Page = Any
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    data = tmp_path_factory.mktemp("web-server")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "unotable.server.run", "--port", "0", "--data-dir", str(data),
-         "--bot-pause", "0.3", "--round-pause", "3"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    match = re.search(r"http://[\d.]+:\d+", line)
-    assert match, f"no address in the server's first line: {line!r}"
-    try:
-        yield match.group(0)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 def new_page(browser: Any, lang: str, viewport: dict[str, int], errors: list[str]) -> Page:

@@ -5,6 +5,7 @@
 import { copyText, clear, h } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { store } from "./net.js";
+import { qrSvg } from "./qr.js";
 
 export const PRESETS = [
   "official", "house", "no-mercy", "two-player", "partners",
@@ -188,7 +189,16 @@ export function shareBox(url, { compact = false } = {}) {
       onclick: () => navigator.share({ title: t("app.title"), text: t("share.invite"), url }).catch(() => {}),
     })
     : null;
-  return h("div", { class: "share-box" }, input, h("div", { class: "row" }, copy, share), status);
+  let qr = null;
+  try {
+    qr = qrSvg(url, t("share.qr"));
+  } catch {
+    qr = null; // a link too long for version 10: the link and the buttons still work
+  }
+  const code = qr && (compact
+    ? h("details", { class: "qr-box" }, h("summary", { text: t("share.show_qr") }), qr)
+    : h("div", { class: "qr-box" }, qr, h("span", { class: "hint", text: t("share.scan") })));
+  return h("div", { class: "share-box" }, input, h("div", { class: "row" }, copy, share), status, code);
 }
 
 function renderShare(root, doc) {

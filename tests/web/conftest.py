@@ -1,0 +1,80 @@
+"""Fixtures of the browser tests: a server started as ``unotable serve`` would be, and chromium.
+
+Playwright drives Debian's chromium (``/usr/bin/chromium``, installed by ``make test`` when missing;
+``playwright install`` is never run). Without chromium or Playwright these tests are skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+try:
+    from playwright import sync_api
+except ImportError:  # pragma: no cover - playwright is in the dev extra
+    sync_api = None  # type: ignore[assignment]
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    reason = None
+    if sync_api is None:
+        reason = "playwright is not installed (it is in the dev extra)"
+    elif not os.path.exists(CHROMIUM):
+        reason = "chromium is not installed (make test installs it)"
+    if reason is None:
+        return
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    data = tmp_path_factory.mktemp("web-server")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "unotable.server.run", "--port", "0", "--data-dir", str(data),
+         "--bot-pause", "0.3", "--round-pause", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    match = re.search(r"http://[\d.]+:\d+", line)
+    assert match, f"no address in the server's first line: {line!r}"
+    try:
+        yield match.group(0)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
