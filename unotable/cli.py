@@ -73,6 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="no ANSI colors (also: NO_COLOR set, or output not a terminal)")
     play.add_argument("--save", metavar="PATH",
                       help="write the match record to PATH at the end (or on quitting), without asking")
+    play.add_argument("--verbose", "-v", action="store_true",
+                      help="with each refused action, also print the engine's precise text")
     pace = play.add_mutually_exclusive_group()
     pace.add_argument("--delay", type=_delay, default=DEFAULT_DELAY, metavar="SECONDS",
                       help=f"pause after each bot action, to follow the table (default {DEFAULT_DELAY})")
@@ -193,6 +195,7 @@ def _play(args: argparse.Namespace) -> int:
         color=use_color(sys.stdout, args.no_color),
         save=args.save,
         delay=args.delay,
+        verbose=args.verbose,
     )
     if args.seed is not None and args.seed < 0:
         return _fail("play", "a seed is a non-negative integer")

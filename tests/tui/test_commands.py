@@ -77,9 +77,11 @@ def test_bare_color_while_choosing_a_color() -> None:
     [
         ("3", "there is no card 3 in your hand: type an index from 0 to 2"),
         ("zz", "'zz' is not an action"),
-        ("0:q", "'q' is not a color"),
+        ("0:q", "'0:q': after a card's index comes a color (0 b), a target seat (0>2) or ! for UNO (0!)"),
+        ("1.5", "'1.5': after a card's index comes a color (1 b), a target seat (1>2) or ! for UNO (1!); "
+                "to play card 1 type just 1"),
         ("catch x", "not a seat number"),
-        ("1>x", "not a seat number"),
+        ("1>x", "'1>x': after a card's index comes a color"),
     ],
 )
 def test_malformed_input_says_why(text: str, message: str) -> None:

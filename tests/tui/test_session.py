@@ -92,20 +92,33 @@ def quiet(n: int) -> dict[int, Any]:
 
 def test_illegal_input_is_explained_and_changes_nothing() -> None:
     pos = {"hands": [["R7", "G2", "W4"], ["B1", "B2"], ["Y1", "Y2"]], "discard": ["B5"], "active": 0}
-    s, script, out = session(pos, quiet(3), ["G2", "Y9", "zz", "7", "pass", "W4:Q", "catch 1", "quit", "y"])
+    lines = ["G2", "Y9", "zz", "7", "pass", "W4:Q", "catch 1", "1.5", "quit", "y"]
+    s, script, out = session(pos, quiet(3), lines)
     assert s.run() == 0
     text = out.getvalue()
-    assert ("✗ G2 by seat 0 is not legal: G2 cannot be played now (awaiting a play or a draw, "
-            "top is B5, current color blue)") in text
-    assert "✗ Y9 by seat 0 is not legal: seat 0 holds no Y9" in text
+    assert "✗ G2 doesn't match: play blue or a 5, or draw\n" in text
+    assert "✗ You have no Y9: your hand is R7 G2 W4\n" in text
     assert "✗ 'zz' is not an action" in text
     assert "✗ there is no card 7 in your hand: type an index from 0 to 2" in text
-    assert "✗ pass by seat 0 is not legal" in text
+    assert "✗ You can pass only after drawing a card: draw first\n" in text
     assert "✗ 'W4:Q': 'Q' is not a color" in text
-    assert "✗ catch:1 by seat 0 is not legal: seat 1 cannot be caught (not exposed)" in text
+    assert "✗ Bot 1 can't be caught: only a seat left with one card and no UNO call can be\n" in text
+    assert "✗ '1.5': after a card's index comes a color (1 b), a target seat (1>2) or ! for UNO (1!)" in text
+    assert "by seat 0" not in text and "engine" not in text  # the engine's text only with --verbose
     assert "Goodbye." in text
     assert s.game.actions == []
     assert all(p == script.positions[0] for p in script.positions)
+
+
+def test_verbose_adds_the_engine_text() -> None:
+    pos = {"hands": [["R7", "G2", "W4"], ["B1", "B2"], ["Y1", "Y2"]], "discard": ["B5"], "active": 0}
+    s, _, out = session(pos, quiet(3), ["G2", "catch 1"], verbose=True)
+    assert s.run() == 0
+    text = out.getvalue()
+    assert ("✗ G2 doesn't match: play blue or a 5, or draw\n"
+            "  engine (illegal): G2 by seat 0 is not legal: G2 cannot be played now (awaiting a play or a "
+            "draw, top is B5, current color blue)\n") in text
+    assert "  engine (illegal): catch:1 by seat 0 is not legal: seat 1 cannot be caught (not exposed)" in text
 
 
 def test_the_table_and_options_are_shown_before_the_prompt() -> None:

@@ -101,7 +101,13 @@ def read_line(
             rest = rest[:-3].strip() + "!"
         if rest and rest[0] not in ":>!":
             rest = ":" + rest
-        return parse_action(str(hand[index]) + rest.replace(" ", ""))
+        try:
+            return parse_action(str(hand[index]) + rest.replace(" ", ""))
+        except NotationError:
+            raise NotationError(
+                f"{body!r}: after a card's index comes a color ({index} b), a target seat ({index}>2) "
+                f"or ! for UNO ({index}!); to play card {index} type just {index}"
+            ) from None
     return parse_action(body)
 
 

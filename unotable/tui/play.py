@@ -42,6 +42,7 @@ from unotable.rules import Ruleset
 from unotable.state import Phase
 from unotable.tui.commands import missing, read_line
 from unotable.tui.driver import Bot, Table, make_bot
+from unotable.tui.explain import explain, seat_count_text
 from unotable.tui.records import keep_record
 from unotable.tui.render import (
     Style,
@@ -118,6 +119,8 @@ class PlayConfig:
     human: int = 0
     color: bool = False
     save: str | None = None
+    verbose: bool = False
+    """Print the engine's own text under each refusal."""
     delay: float = 0.0
     """Seconds to pause after each bot action (none by default here; the command's default is
     :data:`DEFAULT_DELAY`)."""
@@ -390,7 +393,13 @@ class Session:
             try:
                 return game.check(action, self.me)
             except UnoError as exc:
-                self.say(self.style.error(f"✗ {exc}"))
+                self.refused(action, exc)
+
+    def refused(self, action: Action, error: UnoError) -> None:
+        """Say why ``action`` was refused, in a player's words (and the engine's with --verbose)."""
+        self.say(self.style.error(f"✗ {explain(action, self.game.view(self.me), self.names)}"))
+        if self.config.verbose:
+            self.say(self.style.dim(f"  engine ({error.code}): {error}"))
 
     def word(self, command: str) -> None:
         if command == "quit":
@@ -456,7 +465,7 @@ class _Human:
         return self.session.out_of_turn(legal)
 
     def rejected(self, action: Action, error: UnoError) -> None:
-        self.session.say(self.session.style.error(f"✗ {error}"))
+        self.session.refused(action, error)
 
 
 def run_play(config: PlayConfig, out: TextIO | None = None, ask: Callable[[str], str] | None = None) -> int:
@@ -464,7 +473,10 @@ def run_play(config: PlayConfig, out: TextIO | None = None, ask: Callable[[str],
     out = out if out is not None else sys.stdout
     rules = config.ruleset()
     seats = config.seat_count(rules)
-    rules.validate_seats(seats)
+    try:
+        rules.validate_seats(seats)
+    except RulesetError:
+        raise RulesetError(seat_count_text(seats, rules.seat_counts, config.preset)) from None
     if not 0 <= config.human < seats:
         raise RulesetError(f"seat {config.human} does not exist: this game has seats 0 to {seats - 1}")
     levels = config.bot_levels(seats)
