@@ -50,7 +50,7 @@ def shot(page: Page, name: str, viewport: dict[str, int] | None = None) -> None:
     if viewport is not None and viewport != before:
         page.set_viewport_size(viewport)
         page.wait_for_timeout(150)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), animations="disabled")
     if viewport is not None and viewport != before:
         page.set_viewport_size(before)
 
@@ -250,6 +250,14 @@ def test_four_people_play_a_round_through_the_page(server: str, browser: Any) ->
             page.wait_for_selector("#conn[data-state='open']", state="attached", timeout=10000)
             page.wait_for_selector("#your-turn")
             dropped = True
+        if page in (host, arabic) and page.locator(".hand .card.playable").count() >= 2:
+            # the table on this seat's turn, playable cards raised
+            name_ = "play-en-1280-turn" if page is host else "play-ar-360-turn"
+            if name_ not in state:
+                state[name_] = True
+                shot(page, name_)
+                shot(page, name_.replace("1280", "360") if page is host else name_.replace("360", "1280"),
+                     PHONE if page is host else LAPTOP)
         seq = page.evaluate("window.unotable.page.view.seq")
         if act_once(page, keyboard=page is host, state=state):
             moves += 1
@@ -273,6 +281,21 @@ def test_four_people_play_a_round_through_the_page(server: str, browser: Any) ->
     assert arabic.locator("#rematch").count() == 0
     shot(host, "summary-en-1280")
     shot(arabic, "summary-ar-360")
+
+    # the seat's private link, opened on a second device, takes the seat over; the first page says
+    # so and offers to take it back
+    hebrew, noa = people[3]
+    private = hebrew.input_value("#move")
+    assert "#seat=" in private
+    other = new_page(browser, "he", PHONE, errors)
+    other.goto(private)
+    other.wait_for_selector(".hand-head .me-name")
+    assert other.inner_text(".hand-head .me-name") == noa
+    assert "#" not in other.url  # the token leaves the address bar at once
+    hebrew.wait_for_selector("#conn[data-state='taken_over']", state="attached")
+    hebrew.wait_for_selector("[data-key='take-back']")
+    no_missing_strings(hebrew)
+    other.context.close()
 
     # chat is plain text, never HTML
     host.fill("#chat-input", "<b>hi</b> <img src=x onerror=alert(1)>")

@@ -3,7 +3,7 @@
 
 import { initialLang, onLangChange, setLang } from "./i18n.js";
 import { renderLanding } from "./landing.js";
-import { Connection } from "./net.js";
+import { Connection, store } from "./net.js";
 import { TablePage } from "./table.js";
 
 async function main() {
@@ -20,6 +20,15 @@ async function main() {
     return;
   }
   const tableId = match[1];
+  // a private link from another device ("#seat=TOKEN&host=TOKEN") takes the seat over here; the
+  // fragment never reaches the server, and it is removed from the address at once
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (fragment.get("seat") || fragment.get("host")) {
+    if (fragment.get("seat")) store.set(tableId, "seat", fragment.get("seat"));
+    if (fragment.get("host")) store.set(tableId, "host", fragment.get("host"));
+    store.set(tableId, "seq", null);
+    history.replaceState(null, "", location.pathname);
+  }
   let page = null;
   const conn = new Connection(tableId, (msg) => page.handle(msg), (state) => page.setConn(state));
   page = new TablePage(main, tableId, conn);

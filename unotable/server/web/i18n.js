@@ -86,7 +86,9 @@ export function t(key, params = {}) {
   return String(value).replace(/\{(\w+)\}/g, (m, name) => {
     if (!Object.hasOwn(params, name)) return m;
     const v = params[name];
-    return typeof v === "number" ? num(v) : String(v);
+    // a name or a card in another script keeps its place in a right-to-left sentence (and vice
+    // versa): each filled-in text is isolated (FSI ... PDI)
+    return typeof v === "number" ? num(v) : `\u2068${v}\u2069`;
   });
 }
 

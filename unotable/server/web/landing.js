@@ -172,18 +172,19 @@ export function renderLanding(root) {
 }
 
 /** The share panel: the link, a copy button, the share sheet where there is one, and the way in. */
-export function shareBox(url, { compact = false } = {}) {
-  const input = h("input", { type: "text", readonly: true, class: "link", id: compact ? "share-link-small" : "share-link", dir: "ltr", "aria-label": t("share.link") });
+export function shareBox(url, { compact = false, id = null } = {}) {
+  const name = id || (compact ? "share-link-small" : "share-link");
+  const input = h("input", { type: "text", readonly: true, class: "link", id: name, dir: "ltr", "aria-label": t(id ? "move.link" : "share.link") });
   input.value = url;
   input.addEventListener("focus", () => input.select());
   const status = h("span", { class: "hint", role: "status" });
   const copy = h("button", {
-    type: "button", class: "copy", id: compact ? "copy-small" : "copy-link", text: t("share.copy"),
+    type: "button", class: "copy", id: `copy-${name}`, text: t("share.copy"),
     onclick: async () => {
       status.textContent = (await copyText(url)) ? t("share.copied") : t("share.copy_failed");
     },
   });
-  const share = navigator.share
+  const share = navigator.share && !id
     ? h("button", {
       type: "button", class: "share", text: t("share.share"),
       onclick: () => navigator.share({ title: t("app.title"), text: t("share.invite"), url }).catch(() => {}),

@@ -677,10 +677,24 @@ export class TablePage {
       input.value = "";
       this.chatDraft = "";
     });
+    const token = store.get(this.tableId, "seat");
+    const hostToken = store.get(this.tableId, "host");
+    let move = null;
+    if ((token && this.you.seat !== null && this.you.seat !== undefined) || (hostToken && this.you.host)) {
+      const params = new URLSearchParams();
+      if (token && this.you.seat !== null && this.you.seat !== undefined) params.set("seat", token);
+      if (hostToken && this.you.host) params.set("host", hostToken);
+      const link = `${location.origin}/t/${this.tableId}#${params}`;
+      move = h("details", { class: "move-box" },
+        h("summary", { text: t("move.title") }),
+        h("p", { class: "hint", text: t("move.hint") }),
+        shareBox(link, { compact: true, id: "move" }));
+    }
     side.append(
       h("details", { class: "log-box", open: true }, h("summary", { text: t("log.title") }), log),
       h("details", { class: "chat-box", open: true }, h("summary", { text: t("chat.title") }), chatList, canChat ? form : h("p", { class: "hint", text: t("chat.spectator") })),
-      h("p", { class: "hint", text: t("table.spectators", { n: this.table.spectators }) }));
+      h("p", { class: "hint", text: t("table.spectators", { n: this.table.spectators }) }),
+      move);
     queueMicrotask(() => {
       log.scrollTop = log.scrollHeight;
       chatList.scrollTop = chatList.scrollHeight;
