@@ -200,14 +200,17 @@ class Runner:
             return
         if decision is None:
             return
+        seated = None
         if decision.token is not None and decision.entry["k"] == "sit":
-            conn.role = Role(decision.entry["seat"], conn.role.host)
-            self.table.disconnected(None, time.time())
-            self.table.connected(conn.role.seat, time.time())
-            conn.send(
-                {"type": "token", "seq": self.table.seq + 1, "seat": conn.role.seat, "token": decision.token}
-            )
-        await self._commit(decision, conn, cmd.arrived)
+            seat, token = decision.entry["seat"], decision.token
+
+            def seated() -> None:  # once the seat is stored: this connection holds it, and its token
+                conn.role = Role(seat, conn.role.host)
+                self.table.disconnected(None, time.time())
+                self.table.connected(seat, time.time())
+                conn.send({"type": "token", "seq": self.table.seq, "seat": seat, "token": token})
+
+        await self._commit(decision, conn, cmd.arrived, seated)
 
     def _connect(self, conn: Conn, cmd: Command) -> None:
         seat = conn.role.seat
@@ -249,12 +252,16 @@ class Runner:
         self.metrics.rejected.labels(code.value).inc()
         conn.send({"type": "error", "seq": self.table.seq, "code": code.value, "message": message})
 
-    async def _commit(self, decision: Decision, conn: Conn | None, arrived: float) -> None:
+    async def _commit(
+        self, decision: Decision, conn: Conn | None, arrived: float, then: Callable[[], None] | None = None
+    ) -> None:
         table = self.table
         entry = decision.entry
         await self.store.append(table.table_id, table.seq + 1, entry)  # durable before anyone is told
         before = (table.status, [s.info(i) for i, s in enumerate(table.seats)])
         table.apply(entry, time.time())
+        if then is not None:
+            then()
         self.metrics.actions.labels(entry["k"]).inc()
         if table.finished:
             await self.store.set_status(table.table_id, "finished")
@@ -276,7 +283,7 @@ class Runner:
         now = time.time()
         info = (
             table.info(now)
-            if table_changed or entry["k"] in ("start", "rematch", "deal", "autopilot")
+            if table_changed or entry["k"] in ("start", "rematch", "deal", "autopilot", "settings")
             else None
         )
         if entry["k"] == "chat":

@@ -135,6 +135,15 @@ def new_table_doc(settings: Settings, host_token: str, bots: dict[int, str] | No
     return {"settings": settings.to_dict(), "host_hash": token_hash(host_token), "bots": seated}
 
 
+def _plain_text(text: str, what: str) -> str:
+    """``text`` with its runs of white space folded, or ``invalid`` when it holds a control
+    character or a lone surrogate (neither store keeps U+0000; nobody needs the others)."""
+    folded = " ".join(text.split())
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or 0xD800 <= ord(ch) < 0xE000 for ch in folded):
+        raise ProtocolError(ErrorCode.INVALID, f"{what} holds a control character")
+    return folded
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """An accepted command: the entry to persist and apply, and a token for the sender alone."""
@@ -237,7 +246,7 @@ class Table:
         if kind == "chat":
             if role.seat is None and not role.host:
                 raise ProtocolError(ErrorCode.FORBIDDEN, "spectators cannot chat")
-            text = " ".join(msg.text.split())
+            text = _plain_text(msg.text, "a chat line")
             if not text:
                 raise ProtocolError(ErrorCode.INVALID, "an empty chat line")
             name = self.names()[role.seat] if role.seat is not None else "host"
@@ -255,7 +264,7 @@ class Table:
             )
         if self.seats[seat].kind != "empty":
             raise ProtocolError(ErrorCode.FORBIDDEN, f"seat {seat} is taken")
-        clean = " ".join(name.split())
+        clean = _plain_text(name, "a name")
         if not clean:
             raise ProtocolError(ErrorCode.INVALID, "a name needs a letter")
         token = new_token()
