@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,11 @@ try:
     from playwright import sync_api
 except ImportError:  # pragma: no cover - playwright is in the dev extra
     sync_api = None  # type: ignore[assignment]
+
+# the tests import their shared helpers by name (browser_helpers.py)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from browser_helpers import wait_ready
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -60,6 +66,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     line = proc.stdout.readline()
     match = re.search(r"http://[\d.]+:\d+", line)
     assert match, f"no address in the server's first line: {line!r}"
+    wait_ready(match.group(0))
     try:
         yield match.group(0)
     finally:

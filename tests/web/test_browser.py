@@ -16,51 +16,13 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra")
 
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-PHONE = {"width": 360, "height": 740}
-LAPTOP = {"width": 1280, "height": 800}
-# a locale key shown raw instead of its text
-RAW_KEY = re.compile(
-    r"\b(?:app|create|preset|opt|bot|share|conn|wait|seat|table|hand|act|sum|log|chat|error|ev|color|card)"
-    r"\.[a-z_0-9-]+(?:\.[a-z_0-9-]+)*\b"
-)
-
-Page = Any
-
-
-def new_page(browser: Any, lang: str, viewport: dict[str, int], errors: list[str]) -> Page:
-    phone = viewport["width"] < 500
-    ctx = browser.new_context(viewport=viewport, locale=lang, has_touch=phone, is_mobile=phone)
-    page = ctx.new_page()
-    page.on("pageerror", lambda exc: errors.append(f"{lang}: {exc}"))
-    page.on("console", lambda msg: errors.append(f"{lang}: {msg.text}") if msg.type == "error" else None)
-    return page
-
-
-def shot(page: Page, name: str, viewport: dict[str, int] | None = None) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    before = page.viewport_size
-    if viewport is not None and viewport != before:
-        page.set_viewport_size(viewport)
-        page.wait_for_timeout(150)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), animations="disabled")
-    if viewport is not None and viewport != before:
-        page.set_viewport_size(before)
-
-
-def no_missing_strings(page: Page) -> None:
-    missing = page.evaluate("window.__missingKeys")
-    assert missing == [], f"strings missing: {missing[:10]}"
-    text = page.inner_text("body")
-    raw = RAW_KEY.findall(text)
-    assert not raw, f"raw keys on the page: {raw[:10]}"
+from browser_helpers import LAPTOP, PHONE, Page, new_page, no_missing_strings, shot  # noqa: E402
 
 
 def xs(page: Page, selector: str) -> list[float]:
