@@ -10,6 +10,7 @@ the console script ``unotable`` (pyproject.toml) wraps it with :func:`sys.exit`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -183,6 +184,15 @@ def _simulate(argv: list[str]) -> int:
     return status
 
 
+def _line_editing() -> None:
+    """On a terminal, import the standard :mod:`readline`: ``input()`` then gets line editing
+    (arrows, Ctrl-A/E, Ctrl-R) and the history of the session's lines (Up, Down)."""
+    if not sys.stdin.isatty():
+        return
+    with contextlib.suppress(ImportError):  # Python built without it (as on Windows): a plain prompt
+        import readline  # noqa: F401  (importing it is what turns it on)
+
+
 def _play(args: argparse.Namespace) -> int:
     config = PlayConfig(
         preset=args.preset,
@@ -199,6 +209,7 @@ def _play(args: argparse.Namespace) -> int:
     )
     if args.seed is not None and args.seed < 0:
         return _fail("play", "a seed is a non-negative integer")
+    _line_editing()
     try:
         return run_play(config)
     except (UnoError, SetupError) as exc:

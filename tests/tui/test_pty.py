@@ -28,13 +28,13 @@ def test_the_table_hand_and_top_card_are_shown(term: Callable[..., Any]) -> None
     t = term(*ARGS)
     t.expect(r"(?m)^> $")
     screen = t.screen
-    hand = Game.new(3, "official", 5).hand(0)
-    assert "Your hand: " + "  ".join(f"{i}{'*' if c in ('B3', 'BD2', 'W4', 'B2') else ''}:{c}"
-                                     for i, c in enumerate(map(str, hand))) in screen
+    dealt = " ".join(map(str, Game.new(3, "official", 5).hand(0)))
+    assert f"You were dealt {dealt}" in screen  # GS B3 R8 BD2 W4 B2 R3, shown sorted and grouped:
+    assert "Your hand: 0:R3  1:R8 │ 2:GS │ 3*:B2  4*:B3  5*:BD2 │ 6*:W4\n" in screen
     assert "Top card: B7   color: blue   direction: → (0→1→2→0)" in screen
     assert "Bot 2 played B7" in screen
     assert re.search(r"0  You +7 cards +score +0 +◀ to act", screen)
-    assert "You can: play 1, 3, 4, 5 · draw" in screen
+    assert "You can: play 3, 4, 5, 6 · draw" in screen
     assert "\x1b[" not in screen
     t.send("quit")
     t.expect(r"Leave this match\? It is not over; its record is kept\. \[y/N\] $")
@@ -46,7 +46,7 @@ def test_the_table_hand_and_top_card_are_shown(term: Callable[..., Any]) -> None
 
 def bot_lines_timed(t: Any) -> list[tuple[str, float]]:
     """After the human plays B3: each bot line as it shows up, with the time it showed up."""
-    t.send("1")
+    t.send("4")
     t.expect(r"You played B3")
     seen = []
     for line in (r"Bot 1 drew 1 card\n", r"Bot 2 drew 1 card\n", r"Bot 2 kept the card and passed\n"):
@@ -79,7 +79,7 @@ def test_the_default_pace_and_fast(term: Callable[..., Any]) -> None:
     t.close()
     t = term(*ARGS)  # --fast: no pause at all
     t.expect(r"(?m)^> $")
-    t.send("1")
+    t.send("4")
     before = time.monotonic()
     t.expect(r"Bot 2 kept the card and passed")
     assert time.monotonic() - before < 0.5
@@ -96,11 +96,11 @@ def test_illegal_input_is_explained_and_the_game_goes_on(term: Callable[..., Any
     t.expect(r"✗ there is no card 9 in your hand: type an index from 0 to 6")
     t.send("blah")
     t.expect(r"✗ 'blah' is not an action")
-    t.send("4")  # W4: asks for the color
+    t.send("6")  # W4: asks for the color
     t.expect(r"Name a color — r\(ed\), y\(ellow\), g\(reen\), b\(lue\); Enter to cancel: $")
     t.send("")  # cancelled: nothing played
     t.expect(r"(?m)^> $")
-    t.send("1")
+    t.send("4")
     t.expect(r"You played B3")
     t.expect(r"(?m)^> $")
     t.send_raw(b"\x04")  # end of input
@@ -230,7 +230,7 @@ def test_a_whole_match_played_kept_and_replayed(term: Callable[..., Any], tmp_pa
 def test_quitting_asks_first_and_keeps_the_record(term: Callable[..., Any], tmp_path: Path) -> None:
     t = term(*ARGS)
     t.expect(r"(?m)^> $")
-    t.send("1")  # B3
+    t.send("4")  # B3
     t.expect(r"(?m)^> $")
     t.send("q")
     t.expect(r"Leave this match\? It is not over; its record is kept\. \[y/N\] $")
@@ -248,3 +248,18 @@ def test_quitting_asks_first_and_keeps_the_record(term: Callable[..., Any], tmp_
     assert record.names == ("You", "Bot 1", "Bot 2")
     assert (0, parse_action("B3")) in record.actions
     assert replay(record).phase < Phase.ROUND_OVER  # abandoned mid-round
+
+
+def test_line_editing_and_history_at_the_prompt(term: Callable[..., Any]) -> None:
+    t = term(*ARGS)
+    t.expect(r"(?m)^> $")
+    t.send("moves")
+    t.expect(r"Legal now: ")
+    t.expect(r"> $")
+    t.send_raw(b"\x1b[A\r")  # Up: the last line again (readline's history)
+    t.expect(r"Legal now: ")
+    t.expect(r"> $")
+    t.send_raw(b"x4\x1b[D\x7f\r")  # x4, Left, Backspace: the x before the cursor goes, "4" is read
+    t.expect(r"You played B3")
+    assert "Traceback" not in t.screen
+    t.close()

@@ -44,15 +44,20 @@ from unotable.events import (
 from unotable.scoring import RoundResult
 from unotable.tui.render import (
     Style,
+    card_help,
+    deck_help_lines,
     direction_text,
     event_line,
     event_lines,
+    hand_lines,
     round_deltas,
     round_summary_lines,
     score_table_lines,
+    sort_hand,
     standings_lines,
     table_lines,
     use_color,
+    visible_len,
 )
 
 PLAIN = Style(color=False)
@@ -319,3 +324,28 @@ def test_team_points_under_partnerships() -> None:
     text = "\n".join(round_summary_lines(view, names, PLAIN))
     assert "Bot 2's team scores 10 (Bot 1) + 20 (Bot 3) = 30 points." in text
     assert round_deltas(result, rules) == (30, 0, 30, 0)
+
+
+def test_hand_lines_group_by_color_and_wrap_whole_cards() -> None:
+    hand = sort_hand([c(x) for x in ("W4", "B2", "R8", "GS", "R3", "B9", "YD2")])
+    assert [str(x) for x in hand] == ["R3", "R8", "YD2", "GS", "B2", "B9", "W4"]
+    assert hand_lines(PLAIN, hand, frozenset({0})) == ["0*:R3  1:R8 │ 2:YD2 │ 3:GS │ 4:B2  5:B9 │ 6:W4"]
+    for width in range(12, 40):
+        lines = hand_lines(PLAIN, hand, width=width, prefix="Hand: ")
+        assert all(len(line) <= width for line in lines), (width, lines)
+        joined = " ".join(lines).replace("│", " ").split()
+        assert joined[1:] == [f"{i}:{card}" for i, card in enumerate(hand)]  # no card is ever split
+        assert not any(line.rstrip().endswith("│") or line.strip().startswith("│") for line in lines)
+    colored = hand_lines(COLOR, hand, width=40, prefix="Hand: ")
+    assert len(colored) > 1 and all(visible_len(line) <= 40 for line in colored)
+    assert hand_lines(PLAIN, (), prefix="Hand: ") == ["Hand: (empty)"]
+
+
+def test_card_help_names_the_special_cards() -> None:
+    assert card_help(c("BSE")) == ("BSE — Skip Everyone: every other seat is skipped and you play "
+                                   "again at once")
+    assert str(card_help(c("WCR"))).startswith("WCR — Wild Color Roulette")
+    assert card_help(c("W4")) is None and card_help(c("GS")) is None
+    assert deck_help_lines(Ruleset.preset("official")) == []
+    shuffle = deck_help_lines(Ruleset.preset("official-112-shuffle"))
+    assert [line.split()[0] for line in shuffle] == ["WX", "WC"]

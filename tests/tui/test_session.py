@@ -127,7 +127,7 @@ def test_the_table_and_options_are_shown_before_the_prompt() -> None:
     s, _, out = session(pos, quiet(3), ["help", "moves", "t", "quit"])
     assert s.run() == 0
     text = out.getvalue()
-    assert "Your hand: 0:R7  1*:G2  2*:W4" in text
+    assert "Your hand: 0:R7 │ 1*:G2 │ 2*:W4" in text
     assert "Top card: G5   color: green" in text
     assert "You can: play 1, 2 · draw" in text
     assert HELP in text
@@ -137,7 +137,7 @@ def test_the_table_and_options_are_shown_before_the_prompt() -> None:
 
 def test_a_wild_by_index_asks_for_the_color() -> None:
     pos = {"hands": [["W", "R7"], ["B1", "B2"], ["Y1", "Y2"]], "discard": ["G1"], "active": 0}
-    s, script, out = session(pos, quiet(3), ["0", "purple", "b"])
+    s, script, out = session(pos, quiet(3), ["1", "purple", "b"])  # shown as 0:R7 │ 1:W
     assert s.run() == 0  # end of input at the next prompt
     text = out.getvalue()
     assert "Name a color — r(ed), y(ellow), g(reen), b(lue); Enter to cancel: " in script.prompts
@@ -149,7 +149,7 @@ def test_a_wild_by_index_asks_for_the_color() -> None:
 
 def test_cancelling_the_color_plays_nothing() -> None:
     pos = {"hands": [["W", "R7"], ["B1", "B2"], ["Y1", "Y2"]], "discard": ["G1"], "active": 0}
-    s, _, _ = session(pos, quiet(3), ["0", "", "quit"])
+    s, _, _ = session(pos, quiet(3), ["1", "", "quit", "y"])
     assert s.run() == 0
     assert s.game.actions == []
 
@@ -352,3 +352,51 @@ def test_config_defaults_and_errors() -> None:
 def test_run_play_rejects_an_unknown_bot() -> None:
     with pytest.raises(SetupError, match="cannot make a 'superbot' bot"):
         run_play(PlayConfig(bots=["superbot"]), io.StringIO(), lambda p: "quit")
+
+
+NO_MERCY_HAND = ["R1", "R2", "RDA", "Y3", "Y9", "YD4", "G0", "G5", "GSE", "B2", "B7", "BSE", "BR",
+                 "W6", "WCR", "WR4", "W10", "R9", "G7", "Y5"]
+
+
+def test_a_long_hand_is_sorted_grouped_and_wrapped_between_whole_cards() -> None:
+    pos = {"hands": [NO_MERCY_HAND, ["B1", "B2"], ["Y1", "Y2"]], "discard": ["R5"], "active": 0,
+           "ruleset": "no-mercy"}
+    s, _, out = session(pos, quiet(3), ["t", "0", "quit", "y"], width=40)
+    assert s.run() == 0
+    text = out.getvalue()
+    start = text.index("Your hand: ")
+    block = text[start:text.index("\nYou can:", start)].splitlines()
+    assert len(block) > 3
+    assert all(len(line) <= 40 for line in block)
+    assert all(line.startswith(" " * len("Your hand: ")) for line in block[1:])
+    tokens = " ".join(block).replace("Your hand:", "").replace("│", " ").split()
+    assert [t.split(":")[0].rstrip("*") for t in tokens] == [str(i) for i in range(20)]
+    shown = [t.split(":")[1] for t in tokens]
+    assert shown == ["R1", "R2", "R9", "RDA", "Y3", "Y5", "Y9", "YD4", "G0", "G5", "G7", "GSE",
+                     "B2", "B7", "BR", "BSE", "WR4", "W6", "W10", "WCR"]
+    assert "You played R1" in text  # "0" is the first card shown, not the first card held
+
+
+def test_special_cards_are_explained_on_first_sight_and_in_help() -> None:
+    pos = {"hands": [NO_MERCY_HAND, ["B1", "B2"], ["Y1", "Y2"]], "discard": ["R5"], "active": 0,
+           "ruleset": "no-mercy"}
+    s, _, out = session(pos, quiet(3), ["t", "help", "quit", "y"])
+    assert s.run() == 0
+    text = out.getvalue()
+    before_help = text[:text.index("Commands (the hand")]
+    for code in ("RDA", "YD4", "GSE", "WCR", "WR4", "W6", "W10"):
+        assert before_help.count(f"  ℹ {code} — ") == 1, code  # once, though the table showed twice
+    assert "  ℹ BSE" not in text  # a kind already explained (GSE) is not explained again
+    assert "  ℹ R1" not in text
+    assert "ℹ WCR — Wild Color Roulette: the next seat names a color, then turns up cards" in text
+    after_help = text[text.index("Commands (the hand"):]
+    assert "The special cards of this deck" in after_help
+    assert "  WCR  Wild Color Roulette" in after_help
+    assert "25 cards or more knock a seat out of the round." in after_help
+
+
+def test_help_under_the_classic_deck_has_no_special_cards() -> None:
+    pos = {"hands": [["R7", "G2"], ["B1", "B2"], ["Y1", "Y2"]], "discard": ["R5"], "active": 0}
+    s, _, out = session(pos, quiet(3), ["help"])
+    assert s.run() == 0
+    assert "special cards" not in out.getvalue() and "ℹ" not in out.getvalue()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
+import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -34,7 +35,7 @@ from unotable.actions import (
     Play,
 )
 from unotable.arbiter import Applied
-from unotable.cards import Color
+from unotable.cards import Card, Color
 from unotable.errors import NotationError, RulesetError, UnoError
 from unotable.game import Game
 from unotable.record import Record
@@ -46,10 +47,14 @@ from unotable.tui.explain import explain, seat_count_text
 from unotable.tui.records import keep_record
 from unotable.tui.render import (
     Style,
+    card_help,
+    deck_help_lines,
     event_lines,
+    hand_lines,
     round_summary_lines,
     score_table_lines,
     seat_names,
+    sort_hand,
     standings_lines,
     table_lines,
 )
@@ -119,6 +124,8 @@ class PlayConfig:
     human: int = 0
     color: bool = False
     save: str | None = None
+    width: int | None = None
+    """Columns to wrap the hand to (None: the terminal's width, or no wrapping off a terminal)."""
     verbose: bool = False
     """Print the engine's own text under each refusal."""
     delay: float = 0.0
@@ -177,6 +184,8 @@ class Session:
         self.seed = seed
         self._shown = 0
         self._table_shown: tuple[int, int] = (-1, -1)
+        self._explained: set[str] = set()
+        self.width = config.width if config.width is not None else _terminal_width(out)
         self.arbiter = table.arbiter({self.me: _Human(self)}, on_applied=self._applied)
 
     # -- input and output ----------------------------------------------------------------------
@@ -190,11 +199,21 @@ class Session:
         return self._ask(prompt)
 
     def flush_events(self) -> None:
-        """Print the events the human's seat may see that are not shown yet."""
+        """Print the events the human's seat may see that are not shown yet, and explain each
+        special card the first time one shows up."""
         new = self.game.events_since(self._shown, self.me)
         for line in event_lines(new, self.names, self.style, self.me):
             self.say("  " + line)
         self._shown = self.game.last_seq
+        seen: list[Card] = []
+        for event in new:
+            card = getattr(event, "card", None)
+            if isinstance(card, Card):
+                seen.append(card)
+            cards = getattr(event, "cards", None)
+            if isinstance(cards, tuple):
+                seen += [c for c in cards if isinstance(c, Card)]
+        self.explain_new(seen)
 
     def _applied(self, done: Applied) -> None:
         """After every applied action: a bot's action is shown as it happens, paced by --delay."""
@@ -308,23 +327,38 @@ class Session:
 
     # -- the human's turn ----------------------------------------------------------------------
 
+    def hand(self) -> tuple[Card, ...]:
+        """The human's hand in the order shown and typed: by color, then rank, wilds last."""
+        return sort_hand(self.game.view(self.me).hand)
+
     def show_table(self) -> None:
         view = self.game.view(self.me)
         legal = self.game.legal_action_list(self.me)
-        playable = frozenset(i for i, c in enumerate(view.hand)
+        hand = self.hand()
+        playable = frozenset(i for i, c in enumerate(hand)
                              if any(isinstance(a, Play) and a.card == c for a in legal))
         self.say()
-        for line in table_lines(view, self.names, self.style, self.levels, self._title(), playable):
+        for line in table_lines(view, self.names, self.style, self.levels, self._title(), playable,
+                                hand=hand, width=self.width):
             self.say(line)
         self.say(self.options_line(legal))
+        self.explain_new([*hand, *([view.top_card] if view.top_card is not None else [])])
         self._table_shown = self.version
+
+    def explain_new(self, cards: Sequence[Card]) -> None:
+        """Explain each special card (No Mercy's, the 112-card editions') the first time it shows."""
+        for card in cards:
+            text = card_help(card)
+            if text is not None and card.rank.code not in self._explained:
+                self._explained.add(card.rank.code)
+                self.say(self.style.dim(f"  ℹ {text}"))
 
     def options_line(self, legal: Sequence[Action]) -> str:
         """What the human may do now, in the words they can type."""
         game = self.game
         view = game.view(self.me)
         parts: list[str] = []
-        indices = [str(i) for i, c in enumerate(view.hand)
+        indices = [str(i) for i, c in enumerate(self.hand())
                    if any(isinstance(a, Play) and a.card == c for a in legal)]
         if indices:
             parts.append("play " + ", ".join(indices))
@@ -359,8 +393,9 @@ class Session:
         view = self.game.view(self.me)
         top = self.style.card(view.top_card) if view.top_card is not None else "(none)"
         color = self.style.color_word(view.current_color)
-        self.say(f"You may act out of turn. Top card: {top}, color {color}. "
-                 f"Your hand: {self.style.hand(view.hand)}")
+        self.say(f"You may act out of turn. Top card: {top}, color {color}.")
+        for line in hand_lines(self.style, self.hand(), width=self.width, prefix="Your hand: "):
+            self.say(line)
         self.say(self.options_line(legal) + "   (Enter: let play go on)")
         return self.prompt_action("(out of turn) > ", out_of_turn=True)
 
@@ -373,7 +408,7 @@ class Session:
             try:
                 command = read_line(
                     line,
-                    view.hand,
+                    self.hand(),
                     drawn=view.drawn_card,
                     exposed=[s for s in range(view.seats) if view.exposed[s] and s != self.me],
                     choosing_color=game.phase is Phase.CHOOSE_COLOR and game.active_seat == self.me,
@@ -406,6 +441,12 @@ class Session:
             self.confirm_quit()
         elif command == "help":
             self.say(HELP)
+            special = deck_help_lines(self.game.ruleset)
+            if special:
+                self.say("The special cards of this deck (a colored one has its color letter first: "
+                         "RDA, BSE):")
+                for line in special:
+                    self.say(line)
         elif command == "table":
             self.show_table()
         elif command == "moves":
@@ -448,6 +489,16 @@ class Session:
             if answer.isdigit() and int(answer) in targets:
                 return int(answer)
             self.say(self.style.error(f"✗ {answer!r} is not one of the seats you can target: {choices}"))
+
+
+def _terminal_width(out: TextIO) -> int:
+    try:
+        if not out.isatty():
+            return 0
+    except (AttributeError, ValueError):
+        return 0
+    columns = shutil.get_terminal_size((80, 24)).columns
+    return columns if columns >= 20 else 80  # a terminal that reports no real size
 
 
 class _Human:

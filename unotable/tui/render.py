@@ -18,7 +18,8 @@ that is not a terminal, and on request.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -61,17 +62,23 @@ from unotable.state import Phase
 from unotable.views import PlayerView, SpectatorView
 
 __all__ = [
+    "CARD_HELP",
     "Style",
+    "card_help",
+    "deck_help_lines",
     "direction_text",
     "event_line",
     "event_lines",
+    "hand_lines",
     "round_deltas",
     "round_summary_lines",
     "score_table_lines",
     "seat_names",
+    "sort_hand",
     "standings_lines",
     "table_lines",
     "use_color",
+    "visible_len",
 ]
 
 _RESET = "\x1b[0m"
@@ -337,15 +344,21 @@ def table_lines(
     levels: Sequence[str] = (),
     title: str = "",
     playable: frozenset[int] = frozenset(),
+    *,
+    hand: Sequence[Card] | None = None,
+    width: int = 0,
 ) -> list[str]:
     """The table as the seat of ``view`` sees it: every seat's count and score, the top card, the
-    current color, the direction and any pending penalty; the hand when ``view`` is a player's."""
+    current color, the direction and any pending penalty; the hand when ``view`` is a player's.
+
+    With ``hand`` (the player's hand in the order to show, as :func:`sort_hand` gives it), the hand
+    is grouped by color and wrapped to ``width`` columns (:func:`hand_lines`)."""
     lines = []
     head = f"Round {view.round_no}"
     if title:
         head += f" · {title}"
     lines.append(style.bold(head))
-    width = max(len(name) for name in names)
+    name_width = max(len(name) for name in names)
     for seat in range(view.seats):
         marks = []
         if seat == view.active and view.phase < Phase.ROUND_OVER:
@@ -362,7 +375,7 @@ def table_lines(
             marks.append("eliminated")
         level = f"({levels[seat]})" if seat < len(levels) and levels[seat] else ""
         cards = _count(view.hand_sizes[seat])
-        line = (f"  {seat}  {names[seat]:<{width}} {level:<12} {cards:>9}   score {view.scores[seat]:>4}"
+        line = (f"  {seat}  {names[seat]:<{name_width}} {level:<12} {cards:>9}   score {view.scores[seat]:>4}"
                 f"   {' · '.join(marks)}")
         lines.append(line.rstrip())
     top = style.card(view.top_card) if view.top_card is not None else "(none)"
@@ -372,9 +385,11 @@ def table_lines(
     if view.pending_penalty:
         lines.append(style.bold(f"Pending: +{view.pending_penalty} against {names[view.active]}"))
     if isinstance(view, PlayerView):
-        hand = style.hand(view.hand, playable)
         whose = "Your" if names[view.seat] == "You" else f"{names[view.seat]}'s"
-        lines.append(f"{whose} hand: {hand}")
+        if hand is not None:
+            lines += hand_lines(style, hand, playable, width, f"{whose} hand: ")
+        else:
+            lines.append(f"{whose} hand: {style.hand(view.hand, playable)}")
         if view.drawn_card is not None:
             lines.append(f"Just drawn: {style.card(view.drawn_card)}")
     return lines
@@ -528,4 +543,115 @@ def standings_lines(view: SpectatorView, names: Sequence[str], style: Style) -> 
     for place, s in zip(_places(order, key), order, strict=True):
         mark = "  ★ winner" if s in outcome.winners else ""
         lines.append(f"  {place:>2}. {names[s]:<{width}}  {scores[s]:>5}{mark}")
+    return lines
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def visible_len(text: str) -> int:
+    """The width of ``text`` on screen: its length without ANSI codes."""
+    return len(_ANSI.sub("", text))
+
+
+def sort_hand(hand: Iterable[Card]) -> tuple[Card, ...]:
+    """A hand sorted for display: red, yellow, green, blue, each by rank, then the wilds.
+
+    >>> " ".join(map(str, sort_hand(Card.parse(c) for c in ("W4", "B2", "R8", "GS", "R3"))))
+    'R3 R8 GS B2 W4'
+    """
+    return tuple(sorted(hand, key=lambda c: c.id))
+
+
+def hand_lines(
+    style: Style,
+    hand: Sequence[Card],
+    playable: frozenset[int] = frozenset(),
+    width: int = 0,
+    prefix: str = "",
+) -> list[str]:
+    """The hand as :meth:`Style.hand` writes it, grouped by color (`` │ `` between the groups) and
+    wrapped to ``width`` columns between whole cards, never inside one; continuation lines are
+    indented under the first card. ``width`` 0 does not wrap.
+
+    >>> hand = [Card.parse(c) for c in ("R3", "R8", "GS", "B2", "W4")]
+    >>> hand_lines(Style(), hand, frozenset({2, 4}), prefix="Hand: ")
+    ['Hand: 0:R3  1:R8 │ 2*:GS │ 3:B2 │ 4*:W4']
+    >>> hand_lines(Style(), hand, width=24, prefix="Hand: ")
+    ['Hand: 0:R3  1:R8 │ 2:GS', '      3:B2 │ 4:W4']
+    """
+    if not hand:
+        return [prefix + "(empty)"]
+    items: list[tuple[str, bool]] = []  # (card text, starts a new color group)
+    last: object = ()
+    for i, card in enumerate(hand):
+        mark = "*" if i in playable else ""
+        index = style.bold(f"{i}{mark}") if mark else f"{i}"
+        group = card.color
+        items.append((f"{index}:{style.card(card)}", bool(i) and group != last))
+        last = group
+    indent = " " * visible_len(prefix)
+    lines: list[str] = []
+    line = prefix
+    used = visible_len(prefix)
+    first = True
+    for text, new_group in items:
+        sep = "" if first else (" │ " if new_group else "  ")
+        size = visible_len(text)
+        if width and not first and used + len(sep) + size > width:
+            lines.append(line)
+            line, used, sep = indent, len(indent), ""
+        line += sep + text
+        used += len(sep) + size
+        first = False
+    lines.append(line)
+    return lines
+
+
+CARD_HELP: dict[str, str] = {
+    "D4": "Draw Four (colored): the next seat draws 4 and loses its turn, unless it stacks a draw card "
+          "worth 4 or more",
+    "SE": "Skip Everyone: every other seat is skipped and you play again at once",
+    "DA": "Discard All: every other card of its color in your hand goes under it",
+    "WR4": "Wild Reverse Draw 4: the direction flips, then the next seat that way draws 4 (or stacks)",
+    "W6": "Wild Draw 6: the next seat draws 6 and loses its turn, unless it stacks a draw card worth 6 "
+          "or more",
+    "W10": "Wild Draw 10: the next seat draws 10 and loses its turn, unless it stacks a Wild Draw 10",
+    "WCR": "Wild Color Roulette: the next seat names a color, then turns up cards into its hand until "
+           "one of that color shows up, and loses its turn",
+    "WS": "Wild Swap Hands: name a color and swap hands with the seat you choose",
+    "WX": "Wild Shuffle Hands: every hand is shuffled together and dealt out again",
+    "WC": "Wild Customizable: a wild whose effect the table agreed on (see the rules in use)",
+    "WB": "Blank: plays like a Wild Customizable",
+}
+"""What the cards beyond the classic deck do, by rank code (``RDA`` is a red ``DA``)."""
+
+NO_MERCY_HELP = (
+    "No Mercy: draw cards stack by value (a card worth as much or more); with no playable card you "
+    "draw until you can play; 7 swaps hands with a seat you pick, 0 passes every hand on"
+)
+
+
+def card_help(card: Card) -> str | None:
+    """What ``card`` does, when it is beyond the classic deck (None for the classic cards).
+
+    >>> card_help(Card.parse("RDA"))
+    'RDA — Discard All: every other card of its color in your hand goes under it'
+    >>> card_help(Card.parse("R7")) is None
+    True
+    """
+    text = CARD_HELP.get(card.rank.code)
+    return None if text is None else f"{card} — {text}"
+
+
+def deck_help_lines(ruleset: Ruleset) -> list[str]:
+    """The special cards of ``ruleset``'s deck, one line each (none for the classic 108)."""
+    codes = sorted({Card.from_id(i).rank.code for i in ruleset.composition()
+                    if Card.from_id(i).rank.code in CARD_HELP},
+                   key=list(CARD_HELP).index)
+    lines = [f"  {code:<4} {CARD_HELP[code]}" for code in codes]
+    if ruleset.is_no_mercy:
+        limit = ruleset.mercy_limit
+        knock = f"; {limit} cards or more knock a seat out of the round" if limit else ""
+        lines.append("  " + NO_MERCY_HELP + knock + ".")
     return lines
