@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from unotable import Game, RecordError, Ruleset, __version__
+from unotable import Game, RecordError, Ruleset, __version__, parse_action
 from unotable.bots import make_bot
 from unotable.cli import main
 from unotable.record import Record
 from unotable.tui.driver import Table
 from unotable.tui.records import keep_record, records_dir
 from unotable.tui.render import Style
-from unotable.tui.replay import replay_lines, run_replay
+from unotable.tui.replay import STEP_PROMPT, replay_lines, run_replay
 
 
 def played_round(seed: int = 3, seats: int = 3) -> Game:
@@ -150,9 +150,11 @@ def test_replay_full_and_public_views(game: Game) -> None:
         assert f"Seat {seat} was dealt" not in public
     assert "Round over:" in full and "Round over:" in public
     first_seat, first_action = game.actions[0]
+    assert str(first_action) == "W:B"
     hand = " ".join(str(c) for c in Game.new(3, "official", 3).hand(first_seat))
-    assert f"#1    Seat {first_seat} [{hand}]: {first_action}" in full
-    assert f"#1    Seat {first_seat}: {first_action}" in public
+    assert f"#1    Seat {first_seat} played W (Wild) and named blue   holding {hand}\n" in full
+    assert f"#1    Seat {first_seat} played W (Wild) and named blue\n" in public
+    assert f"      Seat {first_seat} played W" not in full + public  # each action once
 
 
 def test_replay_shows_each_action_with_its_events() -> None:
@@ -162,8 +164,30 @@ def test_replay_shows_each_action_with_its_events() -> None:
     g.play(action)
     lines = list(replay_lines(g.record(), Style(), "public"))
     i = next(i for i, line in enumerate(lines) if line.startswith("#1 "))
-    assert lines[i] == f"#1    Seat {seat}: {action}"
-    assert lines[i + 1].startswith("      Seat ")
+    assert str(action) == "G1"
+    assert lines[i] == f"#1    Seat {seat} played G1"
+    assert lines[i + 1:] == ["End of the record: the match was not finished (round 1)"]
+
+
+def test_replay_keeps_the_names_of_the_record(game: Game) -> None:
+    record = Record.from_game(game, names=["Ann", "Bob", "Cy"])
+    text = "\n".join(replay_lines(record, Style(), "public"))
+    assert "Ann " in text and "Bob " in text and "Cy " in text
+    assert "Seat 0" not in text and "Seat 1" not in text
+
+
+def test_replay_shows_a_roulette_on_one_line() -> None:
+    pos = {"hands": [["WCR", "R1"], ["B1", "B2"]], "discard": ["R5"], "active": 0, "ruleset": "no-mercy",
+           "draw": ["Y1", "G2", "W6", "B3", "R7", "G5"]}
+    g = Game.from_position(pos)
+    g.play(parse_action("WCR"), 0)
+    g.play(parse_action("color:B"), 1)
+    text = "\n".join(replay_lines(Record.from_game(g, names=["Ann", "Bob"]), Style(), "public"))
+    revealed = [line for line in text.splitlines() if "turned up" in line]
+    assert len(revealed) == 1, text
+    assert revealed[0].strip().startswith("Bob turned up ")
+    assert revealed[0].strip().endswith(" B3")
+    assert len(revealed[0].split("turned up ")[1].split()) >= 2
 
 
 def test_replay_steps_one_action_at_a_time(game: Game) -> None:
@@ -184,8 +208,24 @@ def test_replay_steps_one_action_at_a_time(game: Game) -> None:
         prompts.append(prompt)
         return "q"
 
-    run_replay(game.record(), Style(), "full", lambda line: None, stop)
-    assert len(prompts) == 1
+    written.clear()
+    assert run_replay(game.record(), Style(), "full", written.append, stop) == 0
+    assert len(prompts) == 1  # q quits at the first pause
+    assert written[-1] == "Replay stopped."
+    assert sum(1 for line in written if line.startswith("#")) == 1
+    assert not any(line.startswith("End of the record") for line in written)
+
+    prompts.clear()
+    answers = iter(["", "c"])
+
+    def rest(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    written.clear()
+    run_replay(game.record(), Style(), "full", written.append, rest)
+    assert prompts == [STEP_PROMPT] * 2  # c: the rest without pauses
+    assert written == list(replay_lines(game.record(), Style(), "full"))
 
 
 def test_replay_command(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -31,7 +31,7 @@ def test_the_table_hand_and_top_card_are_shown(term: Callable[..., Any]) -> None
     dealt = " ".join(map(str, Game.new(3, "official", 5).hand(0)))
     assert f"You were dealt {dealt}" in screen  # GS B3 R8 BD2 W4 B2 R3, shown sorted and grouped:
     assert "Your hand: 0:R3  1:R8 │ 2:GS │ 3*:B2  4*:B3  5*:BD2 │ 6*:W4\n" in screen
-    assert "Top card: B7   color: blue   direction: → (0→1→2→0)" in screen
+    assert "Top card: B7   color: blue   direction: ↻ clockwise (0→1→2→0)" in screen
     assert "Bot 2 played B7" in screen
     assert re.search(r"0  You +7 cards +score +0 +◀ to act", screen)
     assert "You can: play 3, 4, 5, 6 · draw" in screen

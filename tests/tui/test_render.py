@@ -110,9 +110,9 @@ def test_use_color_respects_no_color_and_non_terminals(monkeypatch: pytest.Monke
 
 
 def test_direction_text() -> None:
-    assert direction_text(1, 2) == "→ (0→1→0)"
-    assert direction_text(-1, 3) == "← (2→1→0→2)"
-    assert direction_text(1, 10) == "→ (0→1→2→…)"
+    assert direction_text(1, 2) == "↻ clockwise (0→1→0)"
+    assert direction_text(-1, 3) == "↺ counterclockwise (2→1→0→2)"
+    assert direction_text(1, 10) == "↻ clockwise (0→1→2→3→4→5→6→7→8→9→0)"  # every seat, no …
 
 
 CASES: list[tuple[Event, str]] = [
@@ -130,7 +130,7 @@ CASES: list[tuple[Event, str]] = [
     (Passed(seat=2, auto=True), "Bot 2 could not draw and passed"),
     (Skipped(seat=0), "You are skipped"),
     (Skipped(seat=1), "Bot 1 is skipped"),
-    (DirectionChanged(direction=-1), "Direction reversed: now ←"),
+    (DirectionChanged(direction=-1), "Direction reversed: play now goes ↺ counterclockwise (2→1→0→2)"),
     (PenaltyPending(victim=0, total=4), "+4 pending against You"),
     (Challenged(challenger=0, player=1, guilty=True),
      "You challenged Bot 1's Wild Draw Four — guilty: the Wild Draw Four was illegal"),
@@ -139,7 +139,7 @@ CASES: list[tuple[Event, str]] = [
     (ChallengeReveal(challenger=0, player=1, cards=(c("R2"),)), "Bot 1's hand, shown to You: R2"),
     (ChallengeReveal(challenger=1, player=0, cards=(c("R2"),)), "Your hand, shown to Bot 1: R2"),
     (HandsSwapped(seat=1, target=0), "Bot 1 swapped hands with You"),
-    (HandsPassed(direction=1), "Every hand passed to the next seat →"),
+    (HandsPassed(direction=1), "Every hand passed to the next seat, clockwise"),
     (HandsShuffled(seat=2, sizes=(3, 4, 4)),
      "Bot 2 shuffled every hand together and dealt them again (3, 4, 4 cards)"),
     (NewHand(seat=0, cards=(c("B1"),)), "You now hold: B1"),
@@ -188,6 +188,25 @@ def test_every_event_type_has_its_own_line() -> None:
     assert kinds <= covered
 
 
+def test_a_roulette_turns_up_its_cards_on_one_line() -> None:
+    events: list[Event] = [
+        CardPlayed(seat=0, card=c("WCR")),
+        ColorChosen(seat=1, color=Color.BLUE),
+        Revealed(seat=1, card=c("R1")),
+        Revealed(seat=1, card=c("W6")),
+        Revealed(seat=1, card=c("B3")),
+        Skipped(seat=1),
+        Revealed(seat=2, card=c("G1")),
+    ]
+    assert event_lines(events, NAMES, PLAIN, seat=0) == [
+        "You played WCR (Wild Color Roulette)",
+        "Bot 1 named blue",
+        "Bot 1 turned up R1 W6 B3",
+        "Bot 1 is skipped",
+        "Bot 2 turned up G1",
+    ]
+
+
 def test_event_lines_filter_by_seat_and_merge_a_draw_with_its_cards() -> None:
     events: list[Event] = [
         Drew(seat=1, count=2, reason="penalty"),
@@ -220,7 +239,7 @@ def test_table_shows_counts_scores_top_color_direction_and_hand() -> None:
     assert "◀ to act" in lines[1]
     assert "Bot 1" in lines[2] and "(random)" in lines[2] and "1 card" in lines[2] and "UNO" in lines[2]
     assert "(heuristic)" in lines[3] and "2 cards" in lines[3] and "dealer" in lines[3]
-    assert "Top card: R3   color: red   direction: ← (2→1→0→2)" in text
+    assert "Top card: R3   color: red   direction: ↺ counterclockwise (2→1→0→2)" in text
     assert "Your hand: 0*:R7  1*:W4  2:G2" in text
     assert "Y1" not in text  # another seat's card never shows
 

@@ -158,15 +158,14 @@ def seat_names(seats: int, human: int | None, name: str = "You") -> list[str]:
 
 
 def direction_text(direction: int, seats: int) -> str:
-    """The direction of play as an arrow and the seat order it gives.
+    """The direction of play in words (seats are numbered clockwise), with the whole seat order.
 
     >>> direction_text(1, 3), direction_text(-1, 5)
-    ('→ (0→1→2→0)', '← (4→3→2→…)')
+    ('↻ clockwise (0→1→2→0)', '↺ counterclockwise (4→3→2→1→0→4)')
     """
     order = list(range(seats)) if direction > 0 else list(range(seats - 1, -1, -1))
-    arrow = "→" if direction > 0 else "←"
-    shown = [*order[:3], "…"] if seats > 3 else [*order, order[0]]
-    return f"{arrow} ({'→'.join(str(s) for s in shown)})"
+    word = "↻ clockwise" if direction > 0 else "↺ counterclockwise"
+    return f"{word} ({'→'.join(str(s) for s in [*order, order[0]])})"
 
 
 def _count(n: int, word: str = "card") -> str:
@@ -216,7 +215,7 @@ def event_line(event: Event, names: Sequence[str], style: Style) -> str:
     if isinstance(event, Skipped):
         return f"{n[event.seat]} {_verb(n, event.seat, 'are', 'is')} skipped"
     if isinstance(event, DirectionChanged):
-        return f"Direction reversed: now {'→' if event.direction > 0 else '←'}"
+        return f"Direction reversed: play now goes {direction_text(event.direction, len(n))}"
     if isinstance(event, PenaltyPending):
         return f"+{event.total} pending against {n[event.victim]}"
     if isinstance(event, Challenged):
@@ -228,7 +227,8 @@ def event_line(event: Event, names: Sequence[str], style: Style) -> str:
     if isinstance(event, HandsSwapped):
         return f"{n[event.seat]} swapped hands with {n[event.target]}"
     if isinstance(event, HandsPassed):
-        return f"Every hand passed to the next seat {'→' if event.direction > 0 else '←'}"
+        way = "clockwise" if event.direction > 0 else "counterclockwise"
+        return f"Every hand passed to the next seat, {way}"
     if isinstance(event, HandsShuffled):
         sizes = ", ".join(str(s) for s in event.sizes)
         return f"{n[event.seat]} shuffled every hand together and dealt them again ({sizes} cards)"
@@ -300,6 +300,17 @@ def event_lines(events: Sequence[Event], names: Sequence[str], style: Style, sea
             skip = False
             continue
         after = shown[i + 1] if i + 1 < len(shown) else None
+        if isinstance(event, Revealed):  # a Color Roulette's cards, turned up one by one: one line
+            before = shown[i - 1] if i else None
+            if isinstance(before, Revealed) and before.seat == event.seat:
+                continue
+            run = [event.card]
+            for later in shown[i + 1:]:
+                if not (isinstance(later, Revealed) and later.seat == event.seat):
+                    break
+                run.append(later.card)
+            lines.append(f"{names[event.seat]} turned up {style.cards(run)}")
+            continue
         if isinstance(event, Drew) and isinstance(after, DrewCards) and after.seat == event.seat:
             lines.append(f"{_drew_line(event, names)}: {style.cards(after.cards)}")
             skip = True

@@ -4,7 +4,8 @@ The record is checked with :func:`unotable.record.replay` first (a record that d
 reported, not half printed), then stepped through action by action. Each action is printed with
 the events it caused that the chosen viewer may see: ``seat`` N sees what that seat saw (its own
 cards, the cards it drew, the public table), ``public`` what a spectator saw, ``full`` every event,
-private ones included, and the hand of each seat before it acts.
+private ones included, and the hand of each seat before it acts. Each action is headed by its
+first event's line (``#3    Bot 1 played R7``), once; the seats have the names of the record.
 
 >>> from unotable.game import Game
 >>> g = Game.new(seats=2, seed=4)
@@ -26,7 +27,9 @@ from unotable.game import Game
 from unotable.record import Record, replay
 from unotable.tui.render import Style, event_lines
 
-__all__ = ["Viewer", "replay_lines", "run_replay"]
+__all__ = ["STEP_PROMPT", "Viewer", "replay_lines", "run_replay"]
+
+STEP_PROMPT = "-- Enter: next action, c: the rest without pauses, q: quit -- "
 
 Viewer = int | Literal["full", "public"]
 
@@ -66,9 +69,14 @@ def replay_lines(record: Record, style: Style, viewer: Viewer = "full") -> Itera
         i += 1
         hand = ""
         if viewer == "full" or viewer == actor:
-            hand = " " + style.dim("[" + " ".join(str(c) for c in game.hand(actor)) + "]")
-        yield f"#{i:<4} {names[actor]}{hand}: {style.bold(str(action))}"
-        yield from visible(game.play(action, actor))
+            hand = "   " + style.dim("holding " + " ".join(str(c) for c in game.hand(actor)))
+        # The action's first line says what it was ("Bot 1 played R7"): it heads the action,
+        # with no second copy of the action in notation.
+        lines = [line.strip() for line in visible(game.play(action, actor))]
+        head = lines.pop(0) if lines else f"{names[actor]}: {action}"
+        yield f"#{i:<4} {head}{hand}"
+        for line in lines:
+            yield "      " + line
     if game.events != final.events:  # pragma: no cover - replay() and this loop are the same steps
         raise RecordError("the record replayed two different ways")
     outcome = game.outcome()
@@ -89,17 +97,21 @@ def run_replay(
 ) -> int:
     """Print the replay with ``write``; with ``step``, wait for Enter after each action.
 
-    Typing ``q`` (or the end of input) at a pause prints the rest without pausing.
+    At a pause, ``q`` stops the replay there; ``c`` (or the end of input) prints the rest
+    without pausing.
     """
     first = True
     for line in replay_lines(record, style, viewer):
         if step is not None and (line.startswith("#") or line.startswith("End of the record")):
             if not first:
                 try:
-                    answer = step("-- Enter: next action, q: no more pauses -- ")
+                    answer = step(STEP_PROMPT).strip().lower()
                 except EOFError:
-                    answer = "q"
-                if answer.strip().lower() in ("q", "quit"):
+                    answer = "c"
+                if answer in ("q", "quit"):
+                    write("Replay stopped.")
+                    return 0
+                if answer in ("c", "continue"):
                     step = None
             first = False
         write(line)
