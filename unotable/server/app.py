@@ -63,6 +63,11 @@ class ServerSettings:
     grace: float = 30.0
     hello_timeout: float = 10.0
     max_tables: int = 10_000
+    redis: str | None = None
+    """A Redis URL: this process is one node of a cluster (:mod:`unotable.server.cluster`)."""
+    node_id: str = ""
+    lease_ttl: float = 3.0
+    """Cluster only: how long a table's owner lease lives without renewal (seconds)."""
 
 
 class Metrics:
@@ -354,8 +359,16 @@ class Server:
             await runner.stop()
         await self.store.close()
 
+    def new_runner(self, table: Table) -> Runner:
+        """The writer of ``table`` (a cluster node makes its own kind, see cluster.py)."""
+        return Runner(table, self.store, self.metrics)
+
+    async def runner_for(self, table_id: str) -> Runner | None:
+        """The runner of a table this process serves, or None (a cluster node loads it on demand)."""
+        return self.runners.get(table_id)
+
     def _run(self, table: Table) -> Runner:
-        runner = Runner(table, self.store, self.metrics)
+        runner = self.new_runner(table)
         self.runners[table.table_id] = runner
         runner.start()
         self.metrics.tables.set(len(self.runners))
@@ -400,7 +413,13 @@ def _settings_from(body: dict[str, Any], server: ServerSettings) -> Settings:
 def create_app(settings: ServerSettings | None = None) -> Starlette:
     """The ASGI app (``uvicorn`` serves it; ``unotable serve`` runs both)."""
     settings = settings or ServerSettings()
-    server = Server(settings)
+    server: Server
+    if settings.redis:  # one node of a cluster; without --redis nothing of it is loaded
+        from unotable.server.cluster import ClusterServer
+
+        server = ClusterServer(settings)
+    else:
+        server = Server(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -442,7 +461,8 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         )
 
     async def public_table(request: Request) -> Response:
-        runner = server.runners.get(request.path_params["table_id"])
+        table_id = request.path_params["table_id"]
+        runner = await server.runner_for(table_id) if TABLE_ID.match(table_id) else None
         if runner is None:
             return _problem(ErrorCode.INVALID, "no such table", 404)
         return JSONResponse(runner.table.info(time.time()))
@@ -496,7 +516,7 @@ def _problem(code: ErrorCode, message: str, status: int = 400) -> Response:
 async def _serve_socket(server: Server, ws: WebSocket) -> None:
     table_id = ws.path_params["table_id"]
     await ws.accept()
-    runner = server.runners.get(table_id)
+    runner = await server.runner_for(table_id) if TABLE_ID.match(table_id) else None
     if runner is None:
         await ws.send_json(
             {"type": "error", "seq": 0, "code": ErrorCode.INVALID.value, "message": "no such table"}

@@ -70,6 +70,9 @@ def serve(
     bot_pause: float = 0.8,
     round_pause: float = 8.0,
     grace: float = 30.0,
+    redis: str | None = None,
+    node_id: str = "",
+    lease_ttl: float = 3.0,
 ) -> int:
     """Serve until SIGINT or SIGTERM (graceful: clients are told to reconnect, nothing is lost)."""
     host, port = parse_address(host, port)
@@ -90,6 +93,9 @@ def serve(
         bot_pause=bot_pause,
         round_pause=round_pause,
         grace=grace,
+        redis=redis,
+        node_id=node_id,
+        lease_ttl=lease_ttl,
     )
     app = create_app(settings)
     print(
@@ -127,6 +133,15 @@ def add_arguments(parser: Any) -> None:
     parser.add_argument(
         "--grace", type=float, default=30.0, help="seconds before a bot plays for an absent player"
     )
+    parser.add_argument(
+        "--redis",
+        default=None,
+        help="redis://HOST:PORT/DB: one node of a cluster (needs a postgresql:// --db; docs/scaling.md)",
+    )
+    parser.add_argument("--node-id", default="", help="a cluster node's name (default: host-pid-random)")
+    parser.add_argument(
+        "--lease-ttl", type=float, default=3.0, help="cluster: seconds a table's owner lease lasts unrenewed"
+    )
 
 
 def run_from_args(args: Any) -> int:
@@ -141,6 +156,9 @@ def run_from_args(args: Any) -> int:
         bot_pause=args.bot_pause,
         round_pause=args.round_pause,
         grace=args.grace,
+        redis=args.redis,
+        node_id=args.node_id,
+        lease_ttl=args.lease_ttl,
     )
 
 

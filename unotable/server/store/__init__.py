@@ -33,6 +33,7 @@ from typing import Any, Protocol, runtime_checkable
 __all__ = [
     "StoreError",
     "ConflictError",
+    "FencedError",
     "StoredTable",
     "Store",
     "STATUSES",
@@ -50,6 +51,16 @@ class StoreError(Exception):
 class ConflictError(StoreError):
     """An insert whose key already exists: a table id already taken, or a ``(table_id, seq)`` appended
     before (the constraint refused it, so the existing row is unchanged)."""
+
+
+class FencedError(StoreError):
+    """A fenced write refused by the database (cluster only, see docs/scaling.md): the fencing token
+    is not the table's current one (another node has claimed the table since), or a claim with a
+    token not above the current fence. ``current`` is the table's fence when it is known."""
+
+    def __init__(self, message: str, current: int | None = None) -> None:
+        super().__init__(message)
+        self.current = current
 
 
 @dataclass(frozen=True)
@@ -92,6 +103,26 @@ class Store(Protocol):
     async def delete_older_than(self, cutoff: float) -> int:
         """Delete finished and abandoned tables created before ``cutoff`` (with their logs);
         return how many tables were deleted. Open tables are never deleted."""
+
+    # -- the cluster's fenced writes (PostgreSQL only; SQLite raises StoreError) ----------------
+
+    async def claim(self, table_id: str, fence: int) -> None:
+        """Raise the table's fence to ``fence`` (a new owner, before it replays the table); from then
+        on only :meth:`append_fenced` with this token may write. :class:`FencedError` when the table's
+        fence is already ``fence`` or higher (its ``current`` says which)."""
+
+    async def fence_of(self, table_id: str) -> int:
+        """The table's current fence (0 when no cluster ever claimed it)."""
+
+    async def append_fenced(
+        self, table_id: str, seq: int, entry: dict[str, Any], fence: int, source: str | None = None
+    ) -> None:
+        """:meth:`append` for the owner holding ``fence``: the database refuses it
+        (:class:`FencedError`) unless ``fence`` is the table's current fence, and (:class:`ConflictError`)
+        unless ``seq`` is the next entry. ``source`` is the id of the stream message it answers."""
+
+    async def last_source(self, table_id: str) -> str | None:
+        """The newest ``source`` appended for the table (where a new owner resumes its stream)."""
 
 
 DEFAULT_SQLITE_FILE = "unotable.db"

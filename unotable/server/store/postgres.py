@@ -17,7 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from unotable.server.store import ConflictError, StoredTable, StoreError
+from unotable.server.store import ConflictError, FencedError, StoredTable, StoreError
 from unotable.server.store._common import (
     SCHEMA_VERSION_DDL,
     check_known,
@@ -37,6 +37,10 @@ CLOSE_TIMEOUT_S = 10.0
 
 # pg_advisory_xact_lock key held while migrating: the bytes of "unotable" as a bigint.
 MIGRATION_LOCK_KEY = int.from_bytes(b"unotable", "big")
+
+# The SQLSTATEs of migrations/postgres/0002_fencing.sql's trigger.
+FENCED_STATE = "UTF01"
+NOT_NEXT_STATE = "UTS01"
 
 
 def redact_url(url: str) -> str:
@@ -84,11 +88,16 @@ class PostgresStore:
     async def _errors(self, conflict: str = "") -> AsyncIterator[None]:
         try:
             yield
-        except asyncpg.UniqueViolationError as exc:
-            raise ConflictError(conflict or str(exc)) from exc
-        except asyncpg.IntegrityConstraintViolationError as exc:
-            raise StoreError(f"PostgreSQL refused the statement: {exc}") from exc
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+        except asyncpg.PostgresError as exc:
+            state = getattr(exc, "sqlstate", None)
+            if state == FENCED_STATE:  # migrations/postgres/0002_fencing.sql's trigger
+                raise FencedError(str(exc)) from exc
+            if state == NOT_NEXT_STATE or isinstance(exc, asyncpg.UniqueViolationError):
+                raise ConflictError(conflict or str(exc)) from exc
+            if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+                raise StoreError(f"PostgreSQL refused the statement: {exc}") from exc
+            raise StoreError(f"PostgreSQL failed ({redact_url(self.url)}): {exc}") from exc
+        except (asyncpg.InterfaceError, OSError) as exc:
             # OSError includes TimeoutError and refused connections.
             raise StoreError(f"PostgreSQL failed ({redact_url(self.url)}): {exc}") from exc
 
@@ -211,3 +220,53 @@ class PostgresStore:
             )
             result = await conn.execute(f"DELETE FROM tables WHERE {condition}", float(cutoff))
         return _count(str(result))
+
+    # ------------------------------------------------------------------ the cluster's fenced writes
+
+    async def claim(self, table_id: str, fence: int) -> None:
+        pool = self._require_pool()
+        async with self._errors(), pool.acquire() as conn, conn.transaction():
+            raised = await conn.fetchval(
+                "INSERT INTO table_fence (table_id, fence) VALUES ($1, $2) "
+                "ON CONFLICT (table_id) DO UPDATE SET fence = EXCLUDED.fence "
+                "WHERE table_fence.fence < EXCLUDED.fence RETURNING fence",
+                table_id,
+                fence,
+            )
+            if raised is None:
+                current = await conn.fetchval("SELECT fence FROM table_fence WHERE table_id = $1", table_id)
+        if raised is None:
+            raise FencedError(f"table {table_id!r}: fence {fence} is not above {current}", current)
+
+    async def fence_of(self, table_id: str) -> int:
+        pool = self._require_pool()
+        async with self._errors():
+            value = await pool.fetchval("SELECT fence FROM table_fence WHERE table_id = $1", table_id)
+        return int(value or 0)
+
+    async def append_fenced(
+        self, table_id: str, seq: int, entry: dict[str, Any], fence: int, source: str | None = None
+    ) -> None:
+        check_seq(seq)
+        text = encode_json(entry, "entry")
+        pool = self._require_pool()
+        async with self._errors(conflict=f"table {table_id!r} already has entry {seq}"):
+            await pool.execute(
+                "INSERT INTO table_log (table_id, seq, entry, fence, source)"
+                " VALUES ($1, $2, $3::jsonb, $4, $5)",
+                table_id,
+                seq,
+                text,
+                fence,
+                source,
+            )
+
+    async def last_source(self, table_id: str) -> str | None:
+        pool = self._require_pool()
+        async with self._errors():
+            value = await pool.fetchval(
+                "SELECT source FROM table_log WHERE table_id = $1 AND source IS NOT NULL "
+                "ORDER BY seq DESC LIMIT 1",
+                table_id,
+            )
+        return None if value is None else str(value)

@@ -247,3 +247,22 @@ class SQLiteStore:
                 return conn.execute(f"DELETE FROM tables WHERE {condition}", (cutoff,)).rowcount
 
         return await self._call(delete)
+
+    # -- the cluster's fenced writes: PostgreSQL only ------------------------------------------
+
+    def _no_cluster(self) -> StoreError:
+        return StoreError("a cluster (--redis) needs PostgreSQL: the SQLite store has no fenced writes")
+
+    async def claim(self, table_id: str, fence: int) -> None:
+        raise self._no_cluster()
+
+    async def fence_of(self, table_id: str) -> int:
+        raise self._no_cluster()
+
+    async def append_fenced(
+        self, table_id: str, seq: int, entry: dict[str, Any], fence: int, source: str | None = None
+    ) -> None:
+        raise self._no_cluster()
+
+    async def last_source(self, table_id: str) -> str | None:
+        raise self._no_cluster()
