@@ -14,6 +14,7 @@ are saved under tests/web/artifacts/ (gitignored).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import re
 import time
 from typing import Any
@@ -131,6 +132,11 @@ def test_four_people_play_a_round_through_the_page(server: str, browser: Any) ->
     host.fill("#my-name", "Ann")
     host.click("button.sit >> nth=0")
     host.wait_for_selector(".seat-row.me")
+    # the host's controls: a bot in a free seat, then out again
+    host.click(".seat-row[data-seat='3'] .add-bot")
+    host.wait_for_selector(".seat-row[data-seat='3'].kind-bot")
+    host.click(".seat-row[data-seat='3'] .remove-bot")
+    host.wait_for_selector(".seat-row[data-seat='3'].kind-empty")
     for lang, viewport, name in (("ar", PHONE, "سمير"), ("fa", LAPTOP, "Dara"), ("he", LAPTOP, "Noa")):
         page = new_page(browser, lang, viewport, errors)
         page.goto(link)
@@ -174,6 +180,26 @@ def test_four_people_play_a_round_through_the_page(server: str, browser: Any) ->
         assert all(labels)
         corners = page.eval_on_selector_all(".hand .card .corner", "els => els.map(e => e.textContent)")
         assert all(re.match(r"[RYGBW] ", c) for c in corners)
+    # touch targets on the phone: at least 44 px, cards included (each shows 44 px or more)
+    targets = arabic.eval_on_selector_all(
+        "button, select, input:not([type=checkbox]), summary, .toggle",
+        "els => els.filter(e => e.offsetParent).map(e => [e.getBoundingClientRect().width,"
+        " e.getBoundingClientRect().height, e.id || e.className])",
+    )
+    small = [t for t in targets if t[0] < 44 or t[1] < 44]
+    assert not small, small
+    card_xs = xs(arabic, ".hand .card")
+    steps = [abs(a - b) for a, b in itertools.pairwise(card_xs)]
+    assert min(steps) >= 44, steps
+
+    # a late arrival watches: no hand, no controls, no chat box; the others see one spectator
+    watcher = new_page(browser, "fa", PHONE, errors)
+    watcher.goto(link)
+    watcher.wait_for_selector(".watching")
+    assert watcher.locator(".hand .card, .controls button, #chat-input").count() == 0
+    assert watcher.evaluate("document.documentElement.dir") == "rtl"
+    no_missing_strings(watcher)
+    watcher.context.close()
     shot(host, "play-en-1280")
     shot(host, "play-en-360", PHONE)
     shot(arabic, "play-ar-360")

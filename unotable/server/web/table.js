@@ -310,6 +310,7 @@ export class TablePage {
   render() {
     const active = document.activeElement;
     const focusKey = active?.dataset?.key ?? null;
+    const inHand = Boolean(active?.closest?.(".hand"));
     clear(this.root);
     if (this.connState === "taken_over") {
       this.root.append(this.renderTakenOver());
@@ -326,10 +327,9 @@ export class TablePage {
     page.append(this.renderSide());
     this.root.append(page);
     this.tick();
-    if (focusKey) {
-      const again = this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-      if (again) again.focus({ preventScroll: true });
-    }
+    const again = focusKey ? this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) : null;
+    if (again) again.focus({ preventScroll: true });
+    else if (inHand) this.root.querySelector(".hand .card[tabindex='0']")?.focus({ preventScroll: true });
   }
 
   renderTakenOver() {
