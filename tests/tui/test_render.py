@@ -329,7 +329,11 @@ def test_round_summary_other_scorings() -> None:
     names = [*NAMES, "Bot 3"]
     text = "\n".join(round_summary_lines(nm, names, PLAIN))
     assert "Bot 1 scores 10 (Bot 2) + 250 (Bot 3 knocked out) = 260 points." in text
-    assert "knocked out" in text.splitlines()[5]
+    assert text.splitlines()[5].split() == ["Bot", "3", "knocked", "out", "+250", "bonus"]
+    last = dataclasses.replace(nm, hand_sizes=(0, 3, 2, 25))  # won as the last seat left (NM-16)
+    lines = round_summary_lines(last, names, PLAIN)
+    assert lines[0] == "Round 2 over: Bot 1 is the last seat left in the round."
+    assert lines[3].split() == ["Bot", "1", "won", "the", "round"]
 
 
 def test_team_points_under_partnerships() -> None:

@@ -456,16 +456,18 @@ def round_summary_lines(
         lines.append(style.bold(f"Round {result.round_no} is blocked: nobody could play or draw. "
                                 "Nobody scores; the round is dealt again."))
     else:
-        lines.append(style.bold(f"Round {result.round_no} over: {names[result.winner]} went out."))
+        how = "went out" if view.hand_sizes[result.winner] == 0 else "is the last seat left in the round"
+        lines.append(style.bold(f"Round {result.round_no} over: {names[result.winner]} {how}."))
     lines.append("  Hands left:")
     for s in range(n):
         cards = ""
         if s == result.winner:
-            what, pts = "went out", ""
+            what, pts = ("went out" if view.hand_sizes[s] == 0 else "won the round"), ""
         elif view.eliminated[s] and s not in result.eliminated:
             what, pts = "out of the match", ""
         elif s in result.knocked_out:
-            what, pts = "knocked out", _count(result.hand_points[s], "point")
+            bonus = rules.is_no_mercy and rules.scoring is Scoring.STANDARD
+            what, pts = "knocked out", (f"+{KNOCKOUT_BONUS} bonus" if bonus else "")
         else:
             what, pts = _count(view.hand_sizes[s]), _count(result.hand_points[s], "point")
             if s == me and isinstance(view, PlayerView) and view.hand:
