@@ -207,6 +207,20 @@ def test_a_roulette_turns_up_its_cards_on_one_line() -> None:
     ]
 
 
+def test_no_mercy_first_cards_make_one_line() -> None:
+    events: list[Event] = [FirstCard(card=c("WR4")), FirstCard(card=c("YS")), FirstCard(card=c("B8")),
+                           CardPlayed(seat=1, card=c("B2"))]
+    assert event_lines(events, NAMES, PLAIN, seat=0) == [
+        "First card: B8, turned up over WR4 YS (not number cards, so they stay under it)",
+        "Bot 1 played B2",
+    ]
+    classic = [FirstCard(card=c("W4"), returned=True), FirstCard(card=c("R3"))]
+    assert event_lines(classic, NAMES, PLAIN, seat=0) == [
+        "First card W4 (Wild Draw Four) goes back into the deck",
+        "First card: R3",
+    ]
+
+
 def test_event_lines_filter_by_seat_and_merge_a_draw_with_its_cards() -> None:
     events: list[Event] = [
         Drew(seat=1, count=2, reason="penalty"),

@@ -311,6 +311,19 @@ def event_lines(events: Sequence[Event], names: Sequence[str], style: Style, sea
                 run.append(later.card)
             lines.append(f"{names[event.seat]} turned up {style.cards(run)}")
             continue
+        if isinstance(event, FirstCard) and not event.returned:  # No Mercy's pile of first cards (SET-13)
+            before = shown[i - 1] if i else None
+            if isinstance(before, FirstCard) and not before.returned:
+                continue
+            pile = [event.card]
+            for later in shown[i + 1:]:
+                if not (isinstance(later, FirstCard) and not later.returned):
+                    break
+                pile.append(later.card)
+            if len(pile) > 1:
+                lines.append(f"First card: {_card_and_label(style, pile[-1])}, turned up over "
+                             f"{style.cards(pile[:-1])} (not number cards, so they stay under it)")
+                continue
         if isinstance(event, Drew) and isinstance(after, DrewCards) and after.seat == event.seat:
             lines.append(f"{_drew_line(event, names)}: {style.cards(after.cards)}")
             skip = True
