@@ -73,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--no-color", action="store_true",
                       help="no ANSI colors (also: NO_COLOR set, or output not a terminal)")
     play.add_argument("--save", metavar="PATH",
-                      help="write the match record to PATH at the end (or on quitting), without asking")
+                      help="also write the match record to PATH at the end (every record is kept in "
+                           "the data directory: unotable replay --list)")
     play.add_argument("--verbose", "-v", action="store_true",
                       help="with each refused action, also print the engine's precise text")
     pace = play.add_mutually_exclusive_group()
@@ -103,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="show what seat N saw (its own cards and the public table)")
     who.add_argument("--full", action="store_true", help="show everything, every hand included (the default)")
     who.add_argument("--public", action="store_true", help="show what a spectator saw")
-    rep.add_argument("--step", action="store_true", help="wait for Enter after each action")
+    rep.add_argument("--step", action="store_true",
+                     help="wait for Enter after each action (c: the rest without pauses, q: quit)")
     rep.add_argument("--no-color", action="store_true", help="no ANSI colors")
     return parser
 
