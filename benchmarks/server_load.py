@@ -15,6 +15,15 @@ measured window (after ``--warmup``):
     .venv/bin/python benchmarks/server_load.py --players 1000 --seconds 300 --pace 1.0
     .venv/bin/python benchmarks/server_load.py --players 200 --seconds 30 --pace 0 --db postgresql://localhost/unotable_bench
 
+``--nodes 1,3`` runs the same load against one server, then against a cluster of three nodes on this
+machine (``--redis``, default redis://127.0.0.1:6379/0, and the PostgreSQL ``--db``), the seats of
+each table spread over the nodes (seat s of table t on node (t + s) mod N), and prints the results
+side by side, with the Redis commands (INFO commandstats) and PostgreSQL transactions
+(pg_stat_database.xact_commit) per action over the measured window (docs/scaling.md)::
+
+    .venv/bin/python benchmarks/server_load.py --players 200 --seconds 30 --nodes 1,3 \
+        --db postgresql://postgres@localhost/unotable_bench
+
 It is a benchmark, not a test: it asserts nothing and never runs in the test suite.
 """
 
@@ -54,6 +63,7 @@ class TableState:
     url: str
     ws: str
     host_token: str
+    ws_by_seat: dict[int, str] = field(default_factory=dict)  # a cluster: each seat's node
     mine: dict[int, float] = field(default_factory=dict)  # seat -> when its action was sent
     starts: dict[int, float] = field(default_factory=dict)  # update seq -> when its action was sent
     receipts: dict[int, list[float]] = field(default_factory=dict)  # update seq -> arrival at each seat
@@ -85,7 +95,7 @@ async def player(
     seated: list[int],
     rng: random.Random,
 ) -> None:
-    async with websockets.connect(table.ws, max_size=2**20) as ws:
+    async with websockets.connect(table.ws_by_seat.get(seat, table.ws), max_size=2**20) as ws:
         host = seat == 0
         await ws.send(
             json.dumps({"type": "hello", "host_token": table.host_token} if host else {"type": "hello"})
@@ -187,44 +197,109 @@ def _proc_stats(pid: int) -> tuple[float, int]:
     return cpu, rss
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
-    server: subprocess.Popen[str] | None = None
-    base = args.url
-    if base is None:
+def _start_server(
+    args: argparse.Namespace, data: Path, extra: list[str]
+) -> tuple[subprocess.Popen[str], str]:
+    cmd = [
+        sys.executable, "-m", "unotable.server.run", "--port", "0", "--data-dir", str(data),
+        "--bot-pause", "0.2", "--round-pause", "0.5", *extra,
+    ]  # fmt: skip
+    if args.db:
+        cmd += ["--db", args.db]
+    server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert server.stdout is not None
+    line = server.stdout.readline()
+    return server, line.split("serving at ", 1)[1].split()[0]
+
+
+def _wait_healthy(base: str) -> None:
+    for _ in range(400):  # the address is printed before uvicorn listens
+        try:
+            urllib.request.urlopen(f"{base}/healthz", timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+
+
+def _redis_calls(url: str) -> dict[str, int]:
+    """INFO commandstats: calls per command so far (the INFO itself is left out)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        stats = client.info("commandstats")
+    finally:
+        client.close()
+    calls = {k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in stats.items()}
+    calls.pop("info", None)
+    return calls
+
+
+async def _pg_commits(url: str) -> int:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        value = await conn.fetchval(
+            "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+        )
+    finally:
+        await conn.close()
+    return int(value)
+
+
+async def _pg_admin(url: str, statement: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+async def run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
+    """One configuration; with a PostgreSQL --db, in a fresh database of its own (dropped after)."""
+    if not (args.db or "").startswith("postgres") or args.url:
+        return await _run(args, nodes)
+    base, _, name = args.db.rpartition("/")
+    fresh = f"{name}_{nodes}n_{os.getpid()}"
+    await _pg_admin(args.db, f"CREATE DATABASE {fresh}")
+    try:
+        return await _run(argparse.Namespace(**{**vars(args), "db": f"{base}/{fresh}"}), nodes)
+    finally:
+        await _pg_admin(args.db, f"DROP DATABASE IF EXISTS {fresh} WITH (FORCE)")
+
+
+async def _run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
+    servers: list[subprocess.Popen[str]] = []
+    bases = [args.url] if args.url else []
+    cluster = nodes > 1 or bool(args.redis and args.url is None and args.cluster_of_one)
+    if not bases:
         data = Path(args.data_dir or f"/tmp/unotable-load-{os.getpid()}")
         data.mkdir(parents=True, exist_ok=True)
-        cmd = [
-            sys.executable,
-            "-m",
-            "unotable.server.run",
-            "--port",
-            "0",
-            "--data-dir",
-            str(data),
-            "--bot-pause",
-            "0.2",
-            "--round-pause",
-            "0.5",
-        ]
-        if args.db:
-            cmd += ["--db", args.db]
-        server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        assert server.stdout is not None
-        line = server.stdout.readline()
-        base = line.split("serving at ", 1)[1].split()[0]
-        for _ in range(200):  # the address is printed before uvicorn listens
-            try:
-                urllib.request.urlopen(f"{base}/healthz", timeout=1).close()
-                break
-            except OSError:
-                await asyncio.sleep(0.05)
+        if cluster and not (args.db or "").startswith("postgres"):
+            raise SystemExit("--nodes N > 1 needs a PostgreSQL --db")
+        extra = ["--redis", args.redis] if cluster else []
+        for i in range(nodes):
+            server, base = _start_server(args, data, [*extra, "--node-id", f"bench{i}"] if cluster else extra)
+            servers.append(server)
+            bases.append(base)
+        for base in bases:
+            _wait_healthy(base)
     tables: list[TableState] = []
-    for _ in range(args.players // 4):
+    for t in range(args.players // 4):
+        base = bases[t % len(bases)]
         made = _post(
             f"{base}/api/tables",
             {"preset": args.preset, "seats": 4, "round_pause": 0.5, "options": {"target_score": 100_000}},
         )
-        tables.append(TableState(made["url"], made["ws"], made["host_token"]))
+        state = TableState(made["url"], made["ws"], made["host_token"])
+        if len(bases) > 1:
+            for seat in range(4):
+                node = bases[(t + seat) % len(bases)]
+                state.ws_by_seat[seat] = f"{node.replace('http', 'ws', 1)}/ws/{made['table']}"
+        tables.append(state)
     stats = Stats()
     ready = asyncio.Event()
     stop = time.time() + args.warmup + args.seconds
@@ -240,26 +315,35 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             )
     ready.set()
     await asyncio.sleep(args.warmup)
-    cpu0 = _proc_stats(server.pid) if server else (0.0, 0)
+    cpu0 = [_proc_stats(s.pid) for s in servers]
+    redis0 = _redis_calls(args.redis) if cluster else {}
+    pg0 = await _pg_commits(args.db) if (args.db or "").startswith("postgres") else 0
     t0 = time.time()
     stats.measuring = True
     await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.time() - t0
+    cpu1 = [_proc_stats(s.pid) for s in servers]
+    redis1 = _redis_calls(args.redis) if cluster else {}
+    await asyncio.sleep(1.5)  # pg_stat_database is flushed about once a second
+    pg1 = await _pg_commits(args.db) if (args.db or "").startswith("postgres") else 0
     for t in tables:
         for seq, started in t.starts.items():
             got = t.receipts.get(seq, [])
             if len(got) >= 4:
                 stats.all.append(max(got) - started)
-    cpu1 = _proc_stats(server.pid) if server else (0.0, 0)
-    if server is not None:
+    for server in servers:
         server.send_signal(signal.SIGTERM)
+    for server in servers:
         server.wait(timeout=30)
+    actions = max(1, stats.actions)
+    redis_delta = {k: v - redis0.get(k, 0) for k, v in redis1.items() if v - redis0.get(k, 0) > 0}
     return {
+        "nodes": len(bases),
         "players": len(tables) * 4,
         "tables": len(tables),
         "seconds": round(elapsed, 1),
         "pace": args.pace,
-        "db": args.db or "sqlite",
+        "db": "postgresql" if (args.db or "").startswith("postgres") else "sqlite",
         "actions_per_s": round(stats.actions / elapsed, 1),
         "ack_ms": {"p50": pct(stats.ack, 0.5), "p99": pct(stats.ack, 0.99), "p999": pct(stats.ack, 0.999)},
         "all_seats_ms": {
@@ -270,10 +354,40 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "errors": stats.errors,
         "lost_races": stats.lost_races,
         "rounds": stats.rounds,
-        "server_cpu_share": round((cpu1[0] - cpu0[0]) / elapsed, 3) if server else None,
-        "server_rss_per_table_kb": round(cpu1[1] / 1024 / max(1, len(tables)), 1) if server else None,
+        "server_cpu_share": round(sum(b[0] - a[0] for a, b in zip(cpu0, cpu1, strict=True)) / elapsed, 3)
+        if servers
+        else None,
+        "server_rss_per_table_kb": round(sum(b[1] for b in cpu1) / 1024 / max(1, len(tables)), 1)
+        if servers
+        else None,
         "mean_ack_ms": round(statistics.mean(stats.ack) * 1000, 2) if stats.ack else None,
+        "redis_cmds_per_action": round(sum(redis_delta.values()) / actions, 2) if cluster else None,
+        "redis_cmds_by_kind_per_action": {
+            k: round(v / actions, 2) for k, v in sorted(redis_delta.items(), key=lambda kv: -kv[1])
+        }
+        if cluster
+        else None,
+        "pg_commits_per_action": round((pg1 - pg0) / actions, 2) if args.db else None,
     }
+
+
+def side_by_side(results: list[dict[str, Any]]) -> str:
+    rows = [
+        ("nodes", lambda r: r["nodes"]),
+        ("players", lambda r: r["players"]),
+        ("actions/s", lambda r: r["actions_per_s"]),
+        ("ack p50 ms", lambda r: f"{r['ack_ms']['p50']:.1f}"),
+        ("ack p99 ms", lambda r: f"{r['ack_ms']['p99']:.1f}"),
+        ("all seats p99 ms", lambda r: f"{r['all_seats_ms']['p99']:.1f}"),
+        ("errors", lambda r: sum(r["errors"].values())),
+        ("server CPU (cores)", lambda r: r["server_cpu_share"]),
+        ("Redis cmds/action", lambda r: r["redis_cmds_per_action"]),
+        ("PG commits/action", lambda r: r["pg_commits_per_action"]),
+    ]
+    lines = []
+    for name, get in rows:
+        lines.append(f"{name:<20}" + "".join(f"{get(r)!s:>14}" for r in results))
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -289,9 +403,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--url", default=None, help="a running server instead of starting one")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--nodes", default="1", help="server processes: N, or a list run one after the other (1,3)"
+    )
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="the cluster's Redis")
+    parser.add_argument(
+        "--cluster-of-one", action="store_true", help="with --nodes 1: one node with --redis (not plain)"
+    )
     args = parser.parse_args(argv)
-    result = asyncio.run(run(args))
-    print(json.dumps(result, indent=2))
+    results = []
+    for n in [int(x) for x in str(args.nodes).split(",")]:
+        result = asyncio.run(run(args, n))
+        print(json.dumps(result, indent=2), flush=True)
+        results.append(result)
+    if len(results) > 1:
+        print(side_by_side(results))
     return 0
 
 

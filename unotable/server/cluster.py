@@ -58,7 +58,7 @@ log = logging.getLogger("unotable.server")
 
 PRESENCE_EVERY_S = 2.0
 PRESENCE_TTL_S = 6.0
-SCAN_EVERY_S = 5.0
+SCAN_EVERY_S = 15.0
 STREAM_MAXLEN = 10_000
 XREAD_BLOCK_MS = 2000
 SUBSCRIBE_WAIT_S = 2.0
@@ -98,6 +98,10 @@ def out_key(table_id: str) -> str:
     return f"ut:{{{table_id}}}:out"
 
 
+def alive_key(node: str) -> str:
+    return f"ut:node:{node}:alive"
+
+
 def node_channel(node: str) -> str:
     return f"ut:node:{node}"
 
@@ -120,6 +124,7 @@ class ClusterRunner(Runner):
         super().__init__(table, server.store, server.metrics)
         self.server = server
         self.fence: int | None = None  # the fencing token while this node owns the table
+        self.owner_node: str | None = None  # who owns it, as far as this node knows
         self.claiming = False
         self.read_after: tuple[int, int] = (0, 0)  # the newest stream id handled as owner
         self.presence: dict[str, tuple[list[int], int, float]] = {}  # node -> (seats, spectators, at)
@@ -300,7 +305,10 @@ class ClusterRunner(Runner):
         fence = payload.get("f")
         if self.fence is not None and isinstance(fence, int) and fence > self.fence:
             self._demote("a newer owner published")  # it claimed the table: this node was fenced out
+        if isinstance(payload.get("o"), str):
+            self.owner_node = payload["o"]
         if "owner" in payload:  # a new owner: tell it who is connected here
+            self.owner_node = payload["owner"]
             if payload["owner"] != self.server.node and self.conns:
                 await self._presence_changed()
             return
@@ -363,6 +371,7 @@ class ClusterRunner(Runner):
             await self.server.release(table_id)
             return
         self.fence = fence
+        self.owner_node = self.server.node
         await self._catch_up()  # nobody else can write now: this is the whole log
         try:
             source = await self.store.last_source(table_id)
@@ -392,6 +401,7 @@ class ClusterRunner(Runner):
             )
         )
         self.fence = None
+        self.owner_node = None  # unknown: this node tries the lease again at its next tick
         self.presence = {}
         self.server.stop_reading(self.table.table_id)
 
@@ -476,7 +486,8 @@ class ClusterRunner(Runner):
             with contextlib.suppress(StoreError):
                 await self.store.set_status(table_id, "finished")
         payload = json.dumps(
-            {"seq": seq, "e": entry, "f": self.fence, "p": self._presence_now()}, separators=(",", ":")
+            {"seq": seq, "e": entry, "f": self.fence, "o": self.server.node, "p": self._presence_now()},
+            separators=(",", ":"),
         )
         try:
             pipe = self.server.redis.pipeline(transaction=False)
@@ -617,14 +628,15 @@ class ClusterServer(Server):
         if not runners:
             return
         pipe = self.redis.pipeline(transaction=False)
-        for r in runners:
-            pipe.set(lease_key(r.table.table_id), self.node, nx=True, px=self.ttl_ms)
+        for r in runners:  # SET NX GET: None when this node took it, else who holds it
+            pipe.set(lease_key(r.table.table_id), self.node, nx=True, px=self.ttl_ms, get=True)
         try:
             results = await pipe.execute()
         except (RedisError, OSError):
             return
-        for r, won in zip(runners, results, strict=True):
-            if not won:
+        for r, holder in zip(runners, results, strict=True):
+            if holder is not None:
+                r.owner_node = holder if holder != self.node or r.fence is not None else None
                 continue
             table_id = r.table.table_id
             r.claiming = True
@@ -656,9 +668,11 @@ class ClusterServer(Server):
                     for r, ok in zip(held, results, strict=True):
                         if not ok and r.fence is not None:
                             r.queue.put_nowait(Command(None, ("lost", "lease lost"), time.time()))
+                pipe = self.redis.pipeline(transaction=False)
+                pipe.set(alive_key(self.node), "1", px=self.ttl_ms)
+                await pipe.execute()
                 last_ok = time.monotonic()
-                free = [r for r in runners if r.fence is None and not r.claiming and not r.table.finished]
-                await self._try_acquire(free)
+                await self._try_acquire(await self._orphans(runners))
                 if time.monotonic() - last_scan > SCAN_EVERY_S:
                     last_scan = time.monotonic()
                     await self._scan()
@@ -666,6 +680,20 @@ class ClusterServer(Server):
                 if time.monotonic() - last_ok > period * 2:  # the lease may have run out
                     for r in held:
                         r.queue.put_nowait(Command(None, ("lost", f"redis: {exc}"), time.time()))
+
+    async def _orphans(self, runners: list[ClusterRunner]) -> list[ClusterRunner]:
+        """The tables this node serves whose owner is unknown or gone: a node's liveness key
+        (``ut:node:N:alive``, renewed with its leases) is checked once for all its tables, so a
+        replica costs Redis nothing while its owner lives."""
+        free = [r for r in runners if r.fence is None and not r.claiming and not r.table.finished]
+        owners = {r.owner_node for r in free if r.owner_node is not None and r.owner_node != self.node}
+        alive: dict[str, bool] = {}
+        if owners:
+            pipe = self.redis.pipeline(transaction=False)
+            for node in sorted(owners):
+                pipe.exists(alive_key(node))
+            alive = dict(zip(sorted(owners), [bool(x) for x in await pipe.execute()], strict=True))
+        return [r for r in free if r.owner_node is None or not alive.get(r.owner_node, False)]
 
     async def _scan(self) -> None:
         """Unfinished tables with no owner and no watcher (their owner died alone with them)."""
