@@ -94,6 +94,10 @@ def test_landing_page_and_language_switch(server: str, browser: Any) -> None:
         assert title is not None and "HOUSE-6" in title
         box = page.locator("#create-btn").bounding_box()
         assert box is not None and box["height"] >= 44
+        # the rules in brief: the basics, every preset, every house rule, in this language
+        page.click("#rules > summary")
+        assert page.locator("#rules dt").count() == 8 + 7
+        no_missing_strings(page)
         page.context.close()
     # switching the language mirrors the page and is remembered
     page = new_page(browser, "en-US", LAPTOP, errors)

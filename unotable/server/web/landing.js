@@ -123,6 +123,7 @@ export function renderLanding(root) {
     h("button", { type: "submit", class: "primary big", id: "create-btn", text: t("create.submit") }),
   );
   onPreset();
+  root.append(form, rulesBox());
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -168,7 +169,22 @@ export function renderLanding(root) {
       btn.disabled = false;
     }
   });
-  root.append(form);
+}
+
+/** The rules in brief, in the project's own words: the basics, every preset, every house rule. */
+function rulesBox() {
+  const dl = (items) => h("dl", { class: "rules-list" }, items.flatMap(([term, text, ids]) => [
+    h("dt", {}, term, ids ? h("span", { class: "rule-ids", dir: "ltr", text: ` ${ids}` }) : null),
+    h("dd", { text }),
+  ]));
+  return h("details", { class: "panel rules", id: "rules" },
+    h("summary", { text: t("rules.title") }),
+    h("h2", { text: t("rules.basics") }),
+    ["rules.b1", "rules.b2", "rules.b3", "rules.b4"].map((k) => h("p", { text: t(k) })),
+    h("h2", { text: t("rules.presets") }),
+    dl(PRESETS.map((p) => [t(`preset.${p}`), t(`preset.${p}.desc`), null])),
+    h("h2", { text: t("rules.house") }),
+    dl(TOGGLES.map((tg) => [t(`opt.${tg.opt}`), t(`opt.${tg.opt}.desc`), tg.ids])));
 }
 
 /** The share panel: the link, a copy button, the share sheet where there is one, and the way in. */
