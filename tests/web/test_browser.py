@@ -38,6 +38,15 @@ def wait_changed(page: Page, seq: int, timeout: float = 5000) -> None:
     )
 
 
+def page_has_timer(people: list[tuple[Page, str]]) -> bool:
+    """Whoever acts now sees the turn timer counting down (the table has a 60-second timer)."""
+    for page, _ in people:
+        if page.locator("#your-turn .timer").count():
+            text = page.inner_text("#your-turn .timer")
+            return bool(re.search(r"\d", text))
+    return any(page.locator(".seat.acting .timer").count() for page, _ in people)
+
+
 def act_once(page: Page, keyboard: bool, state: dict[str, Any]) -> bool:
     """Make one move through the page's controls; False when the page offers none."""
     chooser = page.locator(".chooser .color-btn, .chooser .target-btn")
@@ -141,6 +150,11 @@ def test_four_people_play_a_round_through_the_page(server: str, browser: Any) ->
     host.wait_for_selector(".seat-row[data-seat='3'].kind-bot")
     host.click(".seat-row[data-seat='3'] .remove-bot")
     host.wait_for_selector(".seat-row[data-seat='3'].kind-empty")
+    # ... and the settings: a 60-second turn timer from now on
+    host.click("#settings > summary")
+    host.select_option("#set-timer", "60")
+    host.click("#apply-settings")
+    host.wait_for_function("document.querySelector('.waiting .hint').textContent.includes('60')")
     for lang, viewport, name in (("ar", PHONE, "سمير"), ("fa", LAPTOP, "Dara"), ("he", LAPTOP, "Noa")):
         page = new_page(browser, lang, viewport, errors)
         page.goto(link)
@@ -204,6 +218,7 @@ def test_four_people_play_a_round_through_the_page(server: str, browser: Any) ->
     assert watcher.evaluate("document.documentElement.dir") == "rtl"
     no_missing_strings(watcher)
     watcher.context.close()
+    assert page_has_timer(people)
     shot(host, "play-en-1280")
     shot(host, "play-en-360", PHONE)
     shot(arabic, "play-ar-360")

@@ -213,7 +213,7 @@ export function shareBox(url, { compact = false, id = null } = {}) {
     qr = null; // a link too long for version 10: the link and the buttons still work
   }
   const code = qr && (compact
-    ? h("details", { class: "qr-box" }, h("summary", { text: t("share.show_qr") }), qr)
+    ? h("details", { class: "qr-box", "data-key": `qr-${name}` }, h("summary", { text: t("share.show_qr") }), qr)
     : h("div", { class: "qr-box" }, qr, h("span", { class: "hint", text: t("share.scan") })));
   return h("div", { class: "share-box" }, input, h("div", { class: "row" }, copy, share), status, code);
 }

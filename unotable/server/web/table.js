@@ -5,7 +5,7 @@
 import { cardBack, cardElement, cardName, COLORS, parseAction, SHAPES, sortKey } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { currentLang, isRtl, num, t } from "./i18n.js";
-import { BOT_LEVELS, shareBox } from "./landing.js";
+import { BOT_LEVELS, PRESETS, shareBox } from "./landing.js";
 import { store } from "./net.js";
 
 const LOG_MAX = 200;
@@ -311,6 +311,8 @@ export class TablePage {
     const active = document.activeElement;
     const focusKey = active?.dataset?.key ?? null;
     const inHand = Boolean(active?.closest?.(".hand"));
+    // what the reader opened or closed stays so across renders
+    const opened = new Map([...this.root.querySelectorAll("details")].map((d, i) => [d.dataset.key || d.id || d.className || i, d.open]));
     clear(this.root);
     if (this.connState === "taken_over") {
       this.root.append(this.renderTakenOver());
@@ -327,6 +329,10 @@ export class TablePage {
     page.append(this.renderSide());
     this.root.append(page);
     this.tick();
+    for (const d of this.root.querySelectorAll("details")) {
+      const key = d.dataset.key || d.id || d.className;
+      if (opened.has(key)) d.open = opened.get(key);
+    }
     const again = focusKey ? this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) : null;
     if (again) again.focus({ preventScroll: true });
     else if (inHand) this.root.querySelector(".hand .card[tabindex='0']")?.focus({ preventScroll: true });
@@ -403,8 +409,44 @@ export class TablePage {
         h("label", { for: "add-level", text: t("create.bot_level") }), levelSel,
         h("button", { type: "button", class: "primary big", id: "start", "data-key": "start", disabled: filled < 2, text: t("wait.start"), onclick: () => this.send({ type: "start" }) }),
         filled < 2 ? h("p", { class: "hint", text: t("wait.need_two") }) : null) : h("p", { class: "hint", text: t("wait.host_starts") }),
+      host ? this.renderSettings(table) : null,
       h("p", { class: "hint", text: t("table.spectators", { n: table.spectators }) }),
       this.errorLine());
+  }
+
+  /** The host's settings in the waiting room: rules, seats, turn timer, points to win. */
+  renderSettings(table) {
+    const st = table.settings;
+    const preset = h("select", { id: "set-preset" }, PRESETS.map((p) => h("option", { value: p, text: t(`preset.${p}`) })));
+    preset.value = st.preset;
+    const seats = h("select", { id: "set-seats" });
+    for (let n = 2; n <= 10; n++) seats.append(h("option", { value: n, text: num(n) }));
+    seats.value = String(st.seats);
+    const timer = h("select", { id: "set-timer" },
+      [0, 20, 30, 60, 90, 120].map((x) => h("option", { value: x, text: x ? t("create.seconds", { n: x }) : t("create.no_timer") })));
+    timer.value = String(st.turn_seconds || 0);
+    if (!timer.value) timer.value = "0";
+    const target = h("input", { id: "set-target", type: "number", min: 1, max: 100000, inputmode: "numeric" });
+    target.value = String(st.options?.target_score ?? (st.preset === "no-mercy" ? 1000 : 500));
+    const field = (id, label, control) => h("div", { class: "field" }, h("label", { for: id, text: label }), control);
+    const draft = this.settingsDraft || {};
+    for (const [el, key] of [[preset, "preset"], [seats, "seats"], [timer, "timer"], [target, "target"]]) {
+      if (draft[key] !== undefined) el.value = draft[key];
+      el.addEventListener("change", () => { this.settingsDraft = { ...(this.settingsDraft || {}), [key]: el.value }; });
+    }
+    const apply = () => {
+      this.settingsDraft = null;
+      const options = { ...(st.options || {}) };
+      const goal = Number(target.value);
+      if (Number.isInteger(goal) && goal >= 1) options.target_score = goal;
+      if (preset.value !== st.preset) delete options.stacking; // a preset's own stacking applies
+      this.send({ type: "settings", preset: preset.value, seats: Number(seats.value), turn_seconds: Number(timer.value), options });
+    };
+    return h("details", { class: "settings-box", id: "settings" },
+      h("summary", { text: t("wait.settings") }),
+      h("div", { class: "row" }, field("set-preset", t("create.preset"), preset), field("set-seats", t("create.seats"), seats)),
+      h("div", { class: "row" }, field("set-timer", t("create.timer"), timer), field("set-target", t("create.target"), target)),
+      h("button", { type: "button", id: "apply-settings", "data-key": "apply-settings", text: t("wait.apply"), onclick: apply }));
   }
 
   renderPlay() {
