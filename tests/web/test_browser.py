@@ -120,6 +120,11 @@ def test_landing_page_and_language_switch(server: str, browser: Any) -> None:
     page.wait_for_selector("#create-form")
     assert page.evaluate("document.documentElement.lang") == "he"
     no_missing_strings(page)
+    # a link to no table says so (in the remembered language)
+    page.goto(server + "/t/NoSuchTable0000x")
+    page.wait_for_selector("#conn[data-state='gone']", state="attached")
+    page.wait_for_function("document.querySelector('main').textContent.length > 20")
+    no_missing_strings(page)
     page.context.close()
     assert not errors, errors
 
@@ -284,6 +289,8 @@ def test_four_people_play_a_round_through_the_page(server: str, browser: Any) ->
         assert rows.count() == 4
         no_missing_strings(page)
         assert page.locator(".log li").count() > 0
+    for page, _ in people:  # the card movements' clones are gone once they have flown
+        page.wait_for_function("!document.querySelector('.card.flying')")
     host.wait_for_selector("#rematch")  # target 1: the match is over, the host may ask for a rematch
     assert arabic.locator("#rematch").count() == 0
     shot(host, "summary-en-1280")

@@ -55,6 +55,7 @@ export class TablePage {
         this.view = msg.view;
         if (msg.view && before && msg.view.seq !== before.seq) this.choice = null;
         this.addEvents(msg.events || [], true);
+        this.moves = msg.events || [];
         this.resetTimer(msg.table);
         break;
       }
@@ -329,6 +330,8 @@ export class TablePage {
     page.append(this.renderSide());
     this.root.append(page);
     this.tick();
+    this.animate(this.moves || []);
+    this.moves = [];
     for (const d of this.root.querySelectorAll("details")) {
       const key = d.dataset.key || d.id || d.className;
       if (opened.has(key)) d.open = opened.get(key);
@@ -336,6 +339,44 @@ export class TablePage {
     const again = focusKey ? this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) : null;
     if (again) again.focus({ preventScroll: true });
     else if (inHand) this.root.querySelector(".hand .card[tabindex='0']")?.focus({ preventScroll: true });
+  }
+
+  /**
+   * Card movements, in the order of the events: a played card flies from its seat to the discard
+   * pile, drawn cards from the draw pile to the seat. Clones only (they take no clicks), a few
+   * hundred milliseconds in all; nothing moves for people who ask for reduced motion.
+   */
+  animate(events) {
+    if (!events.length || !document.body.animate || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    const me = this.you.seat;
+    const seatBox = (s) => (s === me ? this.root.querySelector(".hand-wrap") : this.root.querySelector(`.seat[data-seat="${s}"]`));
+    const discard = this.root.querySelector("#discard .card");
+    const pile = this.root.querySelector(".draw-pile .card");
+    let delay = 0;
+    const fly = (make, from, to) => {
+      if (!from || !to) return;
+      const a = from.getBoundingClientRect();
+      const b = to.getBoundingClientRect();
+      const el = make();
+      el.classList.add("flying");
+      el.style.insetInlineStart = "auto";
+      el.style.left = `${a.left + a.width / 2 - 28}px`;
+      el.style.top = `${a.top + a.height / 2 - 42}px`;
+      document.body.append(el);
+      const dx = b.left + b.width / 2 - (a.left + a.width / 2);
+      const dy = b.top + b.height / 2 - (a.top + a.height / 2);
+      const anim = el.animate(
+        [{ transform: "translate(0, 0) scale(0.8)", opacity: 0.9 }, { transform: `translate(${dx}px, ${dy}px) scale(1)`, opacity: 1 }],
+        { duration: 180, delay, easing: "ease-out", fill: "backwards" },
+      );
+      anim.onfinish = () => el.remove();
+      anim.oncancel = () => el.remove();
+      delay += 90;
+    };
+    for (const e of events.slice(-6)) {
+      if (e.type === "card_played") fly(() => cardElement(e.card), seatBox(e.seat), discard);
+      else if (e.type === "drew" && e.count > 0) fly(cardBack, pile, seatBox(e.seat));
+    }
   }
 
   renderTakenOver() {
