@@ -56,6 +56,8 @@ class _Server(uvicorn.Server):
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         import asyncio
 
+        for listener in self.servers:  # stop accepting first: a client told to reconnect must not
+            listener.close()  # land on this process again while it stops
         self.app_state.server.notify_shutdown()
         await asyncio.sleep(0.3)  # the writers send the notices; nothing accepted is pending
         await super().shutdown(sockets)
