@@ -102,6 +102,8 @@ async def player(
         )
         await ws.recv()
         await ws.send(json.dumps({"type": "sit", "seat": seat, "name": f"P{seat}"}))
+        while json.loads(await ws.recv())["type"] != "token":  # seated (in a cluster, the sits of
+            pass  # seats on other nodes race the host's start: the host waits for all four)
         seated[0] += 1
         if host:
             while seated[0] < 4:

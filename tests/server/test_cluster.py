@@ -319,6 +319,19 @@ def test_a_table_spread_over_three_nodes_plays_a_whole_match(cluster: list[Node]
 
     async def main() -> None:
         match = await spread_table(cluster, {0: a, 1: b, 2: c, 3: c}, spectator_on=b)
+        # chat from one node reaches every other node's seats
+        said = await match.humans[0].request({"type": "chat", "text": "hello from a"}, flush=True)
+        assert said["type"] == "chat" and said["text"] == "hello from a", said
+        heard = await match.humans[3].wait_for(lambda m: m["type"] == "chat")
+        assert heard["seat"] == 0 and heard["name"] == "P0"
+        # a second tab of seat 3 (on c) opened on a: the first is told, and closed with 4001
+        first = match.humans[3]
+        second = await Client.open(a, match.table, match.streams[3], token=first.token, last_seq=first.seq)  # type: ignore[arg-type]
+        assert second.welcome is not None and second.welcome["you"]["seat"] == 3
+        await first.wait_for(lambda m: m["type"] == "reconnect")
+        await first.reader  # type: ignore[misc]
+        assert first.closed_code == 4001, first.closed_code
+        match.humans[3] = second
         rng = random.Random(11)
         await asyncio.gather(
             *(play_person(p, random.Random(rng.random()), timeout=120) for p in match.humans.values())

@@ -180,6 +180,12 @@ class ClusterRunner(Runner):
         assert conn is not None
         if msg == "connect":
             self._connect_local(conn, cmd)
+            if conn.role.seat is not None:  # a tab on this seat on another node is taken over too
+                with contextlib.suppress(RedisError, OSError):
+                    await self.server.redis.publish(
+                        out_key(self.table.table_id),
+                        json.dumps({"takeover": conn.role.seat, "by": self.server.node}),
+                    )
             await self._presence_changed()
             return
         if msg == "disconnect":
@@ -202,19 +208,21 @@ class ClusterRunner(Runner):
     # -- local connections ---------------------------------------------------------------------
 
     def _connect_local(self, conn: Conn, cmd: Command) -> None:
-        seat = conn.role.seat
-        if seat is not None:  # a second tab on this node takes the seat over cleanly
-            for other in [c for c in self.conns if c.role.seat == seat]:
-                other.send(
-                    {"type": "reconnect", "seq": self.table.seq, "reason": "taken over by another connection"}
-                )
-                other.close_code = 4001
-                other.send(None)
-                self.conns.discard(other)
-                self.server.conns.pop(id(other), None)
+        if conn.role.seat is not None:  # a second tab on this node takes the seat over cleanly
+            self._take_over(conn.role.seat)
         self.conns.add(conn)
         self.server.conns[id(conn)] = conn
         conn.send(self._welcome(conn, cmd.last_seq))
+
+    def _take_over(self, seat: int) -> None:
+        for other in [c for c in self.conns if c.role.seat == seat]:
+            other.send(
+                {"type": "reconnect", "seq": self.table.seq, "reason": "taken over by another connection"}
+            )
+            other.close_code = 4001
+            other.send(None)
+            self.conns.discard(other)
+            self.server.conns.pop(id(other), None)
 
     def _local_presence(self) -> tuple[list[int], int]:
         seats = [0] * len(self.table.seats)
@@ -305,6 +313,13 @@ class ClusterRunner(Runner):
         fence = payload.get("f")
         if self.fence is not None and isinstance(fence, int) and fence > self.fence:
             self._demote("a newer owner published")  # it claimed the table: this node was fenced out
+        if "takeover" in payload:  # a new tab on that seat, on another node
+            if payload["by"] != self.server.node and any(
+                c.role.seat == payload["takeover"] for c in self.conns
+            ):
+                self._take_over(payload["takeover"])
+                await self._presence_changed()
+            return
         if isinstance(payload.get("o"), str):
             self.owner_node = payload["o"]
         if "owner" in payload:  # a new owner: tell it who is connected here
