@@ -89,6 +89,8 @@ class SQLiteStore:
         self.path = path
         self._conn: sqlite3.Connection | None = None
         self._executor: ThreadPoolExecutor | None = None
+        self._pending: list[tuple[str, int, str, asyncio.Future[None]]] = []
+        self._flusher: asyncio.Future[None] | None = None
 
     def __repr__(self) -> str:
         return f"SQLiteStore({str(self.path)!r})"
@@ -182,15 +184,56 @@ class SQLiteStore:
         await self._call(insert, conflict=f"table {table_id!r} already exists")
 
     async def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:
+        """Append and return once committed. Appends that arrive while a commit is on the disk are
+        committed together in the next transaction (group commit: one disk sync for many tables'
+        entries); each still succeeds or fails on its own."""
         check_seq(seq)
         text = encode_json(entry, "entry")
+        if self._conn is None:
+            raise StoreError(f"{self!r} is not open")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((table_id, seq, text, done))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.ensure_future(self._flush())
+        await done
 
-        def insert(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "INSERT INTO table_log (table_id, seq, entry) VALUES (?, ?, ?)", (table_id, seq, text)
-            )
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
 
-        await self._call(insert, conflict=f"table {table_id!r} already has entry {seq}")
+            def write(
+                conn: sqlite3.Connection, rows: list[tuple[str, int, str, asyncio.Future[None]]] = batch
+            ) -> list[sqlite3.Error | None]:
+                results: list[sqlite3.Error | None] = []
+                with _transaction(conn, write=True):
+                    for table_id, seq, text, _ in rows:
+                        conn.execute("SAVEPOINT one")
+                        try:
+                            conn.execute("INSERT INTO table_log (table_id, seq, entry) VALUES (?, ?, ?)",
+                                         (table_id, seq, text))
+                            results.append(None)
+                        except sqlite3.Error as exc:
+                            conn.execute("ROLLBACK TO one")
+                            results.append(exc)
+                        conn.execute("RELEASE one")
+                return results
+
+            try:
+                results = await self._call(write)
+            except StoreError as exc:
+                for *_, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+                continue
+            for (table_id, seq, _, done), error in zip(batch, results, strict=True):
+                if done.done():
+                    continue
+                if error is None:
+                    done.set_result(None)
+                elif getattr(error, "sqlite_errorname", "") in _UNIQUE_ERRORS:
+                    done.set_exception(ConflictError(f"table {table_id!r} already has entry {seq}"))
+                else:
+                    done.set_exception(StoreError(f"SQLite refused the statement: {error}"))
 
     async def set_status(self, table_id: str, status: str) -> None:
         check_status(status)
