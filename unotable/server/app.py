@@ -46,6 +46,8 @@ log = logging.getLogger("unotable.server")
 CLOSE_TAKEN_OVER = 4001
 CLOSE_NO_TABLE = 4004
 CLOSE_RESTART = 1012
+RETRY_S = 0.5
+"""How long a table waits before trying a timed action (a bot's, a time-out) again after it failed."""
 
 WEB = Path(__file__).parent / "web"
 """The browser table: plain ES modules and CSS, served as they are (no build step)."""
@@ -160,11 +162,16 @@ class Runner:
             try:
                 cmd = await asyncio.wait_for(self.queue.get(), timeout)
             except TimeoutError:
-                # a bot may think for a while (ismcts): off the event loop, while this table's writer
-                # waits for it, so the other tables and every socket go on
-                decision = await asyncio.to_thread(self.table.due, time.time())
-                if decision is not None:
-                    await self._commit(decision, None, time.time())
+                try:
+                    # a bot may think for a while (ismcts): off the event loop, while this table's
+                    # writer waits for it, so the other tables and every socket go on
+                    decision = await asyncio.to_thread(self.table.due, time.time())
+                    if decision is not None:
+                        await self._commit(decision, None, time.time())
+                except Exception as exc:  # the store failed (a dropped connection) or a bot did:
+                    # the table lives on (before this, its writer died) and decides again in a moment
+                    log.exception("table %s: a timed action failed: %r", self.table.table_id, exc)
+                    await asyncio.sleep(RETRY_S)
                 continue
             try:
                 await self._handle(cmd)
@@ -260,9 +267,31 @@ class Runner:
     async def _commit(
         self, decision: Decision, conn: Conn | None, arrived: float, then: Callable[[], None] | None = None
     ) -> None:
+        await self._append(decision.entry)  # durable before anyone is told
+        await self._applied(decision.entry, arrived, then)
+
+    async def _append(self, entry: dict[str, Any]) -> None:
+        """Store the table's next entry. A commit whose answer was lost (the database connection
+        dropped after it committed) shows up as a conflict on the next append: the entries stored
+        but not applied here are applied (and told) now; the append is done when the entry is the
+        one stored, else it fails (the command is refused, a timed action is decided again)."""
         table = self.table
-        entry = decision.entry
-        await self.store.append(table.table_id, table.seq + 1, entry)  # durable before anyone is told
+        try:
+            await self.store.append(table.table_id, table.seq + 1, entry)
+        except ConflictError:
+            stored = await self.store.load(table.table_id)
+            behind = [] if stored is None else stored.entries[table.seq :]
+            if behind == [entry]:
+                return
+            for missed in behind:
+                await self._applied(missed, time.time())
+            raise
+
+    async def _applied(
+        self, entry: dict[str, Any], arrived: float, then: Callable[[], None] | None = None
+    ) -> None:
+        """Apply a stored entry and tell every connection."""
+        table = self.table
         before = (table.status, [s.info(i) for i, s in enumerate(table.seats)])
         table.apply(entry, time.time())
         if then is not None:
