@@ -1443,7 +1443,7 @@ def seat_info(client: Client, seat: int) -> dict[str, Any]:
 
 
 def test_bots_wait_their_pause(server: ServerProc) -> None:
-    pause = 0.25
+    pause = 0.3
 
     async def main() -> None:
         match = await seat_people(
@@ -1472,8 +1472,11 @@ def test_bots_wait_their_pause(server: ServerProc) -> None:
             if len(stamps) >= 6:
                 break
         # every bot action came at least the pause after the one before it
-        bot_gaps = [t2 - t1 for (t1, _), (t2, _) in itertools.pairwise(stamps)]
-        assert bot_gaps and min(bot_gaps) >= pause * 0.9, bot_gaps
+        bot_gaps = sorted(t2 - t1 for (t1, _), (t2, _) in itertools.pairwise(stamps))
+        # (measured where the frames arrive: a late first frame shortens a gap a little)
+        assert bot_gaps and bot_gaps[0] >= pause * 0.7 and bot_gaps[len(bot_gaps) // 2] >= pause * 0.95, (
+            bot_gaps
+        )
         await a.close()
 
     asyncio.run(main())
@@ -1765,5 +1768,42 @@ def test_a_table_outlives_its_database_connections_dropping(
         await plays
         assert all(e["code"] != "invalid" or "could not" in e["message"] for e in errors)
         await a.close()
+
+    asyncio.run(main())
+
+
+def test_the_handshake(server: ServerProc) -> None:
+    """No such table (4004); a first message that is no hello (malformed, closed); a token that
+    holds no seat (forbidden, then a spectator's welcome); a hello twice (malformed, still open)."""
+
+    async def main() -> None:
+        created = await create_table(server, preset="official", seats=2, bots=[None, "random"])
+        table = created["table"]
+        async with connect(f"{server.ws_base}/ws/{'x' * 16}") as ws:
+            first = json.loads(await ws.recv())  # (said at once, before any hello)
+            assert first["type"] == "error" and first["code"] == "invalid"
+            with pytest.raises(ConnectionClosed):
+                await ws.recv()
+            assert ws.close_code == 4004
+        async with connect(f"{server.ws_base}/ws/{table}") as ws:
+            await ws.send(json.dumps({"type": "ping"}))
+            first = json.loads(await ws.recv())
+            assert first["type"] == "error" and first["code"] == "malformed"
+            with pytest.raises(ConnectionClosed):
+                await ws.recv()
+        stream = Stream(None)
+        stranger = await Client.open(server, table, stream, token="not-a-token-" + "x" * 20)
+        assert stream.connections[0][0]["type"] == "error" and stream.connections[0][0]["code"] == "forbidden"
+        assert stranger.welcome is not None and stranger.welcome["you"] == {"seat": None, "host": False}
+        again = await stranger.request({"type": "hello"})
+        assert again["type"] == "error" and again["code"] == "malformed"
+        await stranger.ping()
+        assert stranger.closed_code is None
+        fake_host = await Client.open(server, table, Stream(None), host_token="y" * 32)
+        assert fake_host.welcome is not None and fake_host.welcome["you"]["host"] is False
+        denied = await fake_host.request({"type": "start"})
+        assert denied["type"] == "error" and denied["code"] == "forbidden"
+        for c in (stranger, fake_host):
+            await c.close()
 
     asyncio.run(main())
