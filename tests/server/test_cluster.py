@@ -505,3 +505,37 @@ def test_redis_restarted_mid_game_the_nodes_recover_and_nothing_is_lost(cluster:
         await close_all(match)
 
     asyncio.run(main())
+
+
+def test_sigterm_of_the_owner_hands_its_tables_over_at_once(cluster: list[Node]) -> None:
+    a, b, c = cluster
+
+    async def main() -> None:
+        match = await spread_table(
+            cluster, {0: b, 1: c}, spectator_on=c, bots=[None, None, "heuristic", "random"], target=300
+        )
+        assert await wait_owner(cluster, match.table) is a
+        rng = random.Random(51)
+        tasks = [
+            asyncio.create_task(play_robust(p, random.Random(rng.random()), timeout=120))
+            for p in match.humans.values()
+        ]
+        deadline = time.monotonic() + 30
+        while any(p.seq < 12 for p in match.humans.values()):
+            assert time.monotonic() < deadline, "the table did not get going"
+            await asyncio.sleep(0.02)
+        stopped_at = time.monotonic()
+        await asyncio.to_thread(a.stop)  # SIGTERM: it releases its leases and its liveness key
+        assert not all(over(p) for p in match.humans.values()), "the stop comes mid-match"
+        new_owner = await wait_owner(cluster, match.table, not_=a, bound=FAILOVER_BOUND_S)
+        while not new_owner.events("owner"):
+            await asyncio.sleep(0.05)
+        took = time.monotonic() - stopped_at
+        assert took < LEASE_TTL, f"a graceful stop still waited {took:.1f}s for the lease to run out"
+        await asyncio.gather(*tasks)
+        match.server = new_owner  # type: ignore[assignment]
+        await finish_and_check(match, [])
+        await close_all(match)
+        print(f"handed over after SIGTERM in {took:.2f}s")
+
+    asyncio.run(main())

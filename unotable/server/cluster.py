@@ -26,10 +26,13 @@ is imported. The design (docs/scaling.md has the why, the bounds and the capacit
 - **Presence** (who is connected, which decides the grace period and the next round) is each
   node's snapshot, sent through the stream on every change and every 2 s; the owner sums them and
   forgets a node silent for 6 s.
-- **Failover.** Every node with a replica of an unfinished table tries the lease every ttl/3; a
-  scanner picks up unfinished tables nobody watches. When an owner dies, another node takes the
-  table within ttl + ttl/3 (about 4 s with the default ttl of 3 s), raises the fence, catches up
-  from PostgreSQL, and goes on reading the stream; clients reconnect to any node with ``last_seq``.
+- **Failover.** Each node renews a liveness key ``ut:node:{N}:alive`` with its leases; every ttl/3
+  a node checks the liveness of the owners of the unfinished tables it serves (once per owner
+  node) and tries the lease of those whose owner is gone or unknown (``SET NX GET``); a scanner
+  picks up unfinished tables nobody serves. When an owner dies, another node takes the table
+  within ttl + ttl/3 (about 4 s with the default ttl of 3 s), raises the fence, catches up from
+  PostgreSQL, and goes on reading the stream; clients reconnect to any node with ``last_seq``. A
+  node stopped with SIGTERM releases its leases and liveness key: the handover takes under a second.
 """
 
 from __future__ import annotations
@@ -59,7 +62,9 @@ log = logging.getLogger("unotable.server")
 PRESENCE_EVERY_S = 2.0
 PRESENCE_TTL_S = 6.0
 SCAN_EVERY_S = 15.0
-STREAM_MAXLEN = 10_000
+STREAM_MAXLEN = 256
+"""Commands kept per table stream (approximately): far more than a table has in flight (a table's
+commands are read within milliseconds while it has an owner); bounds Redis memory per table."""
 XREAD_BLOCK_MS = 2000
 SUBSCRIBE_WAIT_S = 2.0
 
@@ -143,9 +148,11 @@ class ClusterRunner(Runner):
             except TimeoutError:
                 if self.fence is not None:
                     self._refresh_presence()
-                    decision = await asyncio.to_thread(self.table.due, time.time())
-                    if decision is not None and self.fence is not None:
-                        await self._commit_owned(decision, None, None)
+                    due = self.table.next_due()
+                    if due is not None and due <= time.time():  # (else: the presence tick only)
+                        decision = await asyncio.to_thread(self.table.due, time.time())
+                        if decision is not None and self.fence is not None:
+                            await self._commit_owned(decision, None, None)
                 continue
             try:
                 await self._dispatch(cmd)
@@ -500,6 +507,9 @@ class ClusterRunner(Runner):
         if table.finished:
             with contextlib.suppress(StoreError):
                 await self.store.set_status(table_id, "finished")
+            ms, n = self.read_after
+            with contextlib.suppress(RedisError, OSError):  # the commands read so far are answered
+                await self.server.redis.xtrim(in_key(table_id), minid=f"{ms}-{n + 1}")
         payload = json.dumps(
             {"seq": seq, "e": entry, "f": self.fence, "o": self.server.node, "p": self._presence_now()},
             separators=(",", ":"),
@@ -555,16 +565,17 @@ class ClusterServer(Server):
     async def stop(self) -> None:
         self.notify_shutdown()
         await asyncio.sleep(0.2)
-        for runner in self.runners.values():
-            if isinstance(runner, ClusterRunner) and runner.fence is not None:
-                runner.fence = None
-                with contextlib.suppress(RedisError, OSError):
-                    await self.release(runner.table.table_id)  # the next owner need not wait
         for task in self.tasks:
             task.cancel()
         for task in self.tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        with contextlib.suppress(RedisError, OSError):  # the other nodes look for new owners now
+            await self.redis.delete(alive_key(self.node))
+        for runner in self.runners.values():
+            if isinstance(runner, ClusterRunner) and runner.fence is not None:
+                runner.fence = None
+                await self.release(runner.table.table_id)  # the next owner need not wait
         for runner in self.runners.values():
             await runner.stop()
         for client in (self.redis, self.blocking):
