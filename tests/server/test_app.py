@@ -747,6 +747,11 @@ def test_a_whole_match_with_people_and_bots_replays_and_leaks_nothing(
         assert rep.game.round_no >= 1
         status, info = await ahttp("GET", f"{server.url}/api/tables/{match.table}")
         assert info["status"] == "match_over"
+        status, metrics = await ahttp("GET", f"{server.url}/metrics")
+        assert status == 200 and isinstance(metrics, str)
+        assert re.search(r"^unotable_tables \d", metrics, re.M)
+        assert re.search(r'^unotable_actions_total\{kind="act"\} [1-9]', metrics, re.M)
+        assert "unotable_action_latency_seconds_bucket" in metrics
         for c in [*match.humans.values(), match.spectator]:
             assert c is not None
             await c.close()
@@ -913,6 +918,9 @@ def test_reconnect_mid_turn_mid_prompt_and_a_second_tab(server: ServerProc) -> N
         assert first.closed_code == 4001
         with pytest.raises(ConnectionClosed):
             await first.send({"type": "ping"})
+        await second.ping()  # (the first tab's end has reached the table by now)
+        _, info = await ahttp("GET", f"{server.url}/api/tables/{match.table}")
+        assert info["seats"][1]["connected"] is True, "the seat's second tab is connected"
         match.humans[1] = second
         resumes.append((1, b.view["seq"] if b.view else 0, second.welcome))
 
@@ -1791,6 +1799,9 @@ def test_the_handshake(server: ServerProc) -> None:
             assert first["type"] == "error" and first["code"] == "malformed"
             with pytest.raises(ConnectionClosed):
                 await ws.recv()
+        for path in (f"/t/{'x' * 16}/record", "/t/short/record", f"/api/tables/{'x' * 16}"):
+            status, body = await ahttp("GET", f"{server.url}{path}")
+            assert status == 404 and body["code"] == "invalid", (path, status, body)
         stream = Stream(None)
         stranger = await Client.open(server, table, stream, token="not-a-token-" + "x" * 20)
         assert stream.connections[0][0]["type"] == "error" and stream.connections[0][0]["code"] == "forbidden"

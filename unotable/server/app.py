@@ -190,8 +190,9 @@ class Runner:
             self._connect(conn, cmd)
             return
         if msg == "disconnect" and conn is not None:
-            self.conns.discard(conn)
-            self.table.disconnected(conn.role.seat, time.time())
+            if conn in self.conns:  # (a tab taken over was let go already: not counted twice)
+                self.conns.discard(conn)
+                self.table.disconnected(conn.role.seat, time.time())
             return
         assert conn is not None
         if msg.type == "ping":
