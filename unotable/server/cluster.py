@@ -50,7 +50,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from unotable.server.app import Command, Conn, Runner, Server, ServerSettings
+from unotable.server.app import RETRY_S, Command, Conn, Runner, Server, ServerSettings
 from unotable.server.protocol import LIMITS, ErrorCode, ProtocolError, parse_client
 from unotable.server.store import ConflictError, FencedError, StoreError
 from unotable.server.table import Decision, Role, Table
@@ -150,9 +150,14 @@ class ClusterRunner(Runner):
                     self._refresh_presence()
                     due = self.table.next_due()
                     if due is not None and due <= time.time():  # (else: the presence tick only)
-                        decision = await asyncio.to_thread(self.table.due, time.time())
-                        if decision is not None and self.fence is not None:
-                            await self._commit_owned(decision, None, None)
+                        try:
+                            decision = await asyncio.to_thread(self.table.due, time.time())
+                            if decision is not None and self.fence is not None:
+                                await self._commit_owned(decision, None, None)
+                        except Exception as exc:  # the store failed (a dropped connection) or a bot
+                            # did: the table lives on and decides again in a moment
+                            log.exception("table %s: a timed action failed: %r", self.table.table_id, exc)
+                            await asyncio.sleep(RETRY_S)
                 continue
             try:
                 await self._dispatch(cmd)
@@ -661,9 +666,11 @@ class ClusterServer(Server):
         except (RedisError, OSError):
             return
         for r, holder in zip(runners, results, strict=True):
-            if holder is not None:
-                r.owner_node = holder if holder != self.node or r.fence is not None else None
+            if holder is not None and holder != self.node:
+                r.owner_node = holder
                 continue
+            # taken now, or still this node's (it dropped the table, say after a refused append whose
+            # first answer was lost): either way a new fence and a claim make it the owner again
             table_id = r.table.table_id
             r.claiming = True
             try:
