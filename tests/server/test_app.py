@@ -933,18 +933,15 @@ def test_reconnect_mid_turn_mid_prompt_and_a_second_tab(server: ServerProc) -> N
                 for c in (a, second)
             )
         )
-        for c in (a, second, match.spectator):
+        for c in (a, second, match.spectator):  # no frame after this: the log is read after
             assert c is not None
-            await c.ping()
+            await c.close()
         rep = replay_views(await record_from_log(server, match.table))
         streams = [*match.streams.values(), match.spectator_stream]
         check_streams(rep, [s for s in streams if s is not None], complete=False)
         for seat, after, welcome in resumes:
             got = welcome["events"]
             assert got == missed(rep, seat, after, welcome["view"]["seq"]), "missed events, in order"
-        for c in [a, second, match.spectator]:
-            assert c is not None
-            await c.close()
 
     asyncio.run(main())
 
@@ -1818,3 +1815,35 @@ def test_the_handshake(server: ServerProc) -> None:
             await c.close()
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        (b'{"bot_pause": "abc"}', "invalid"),
+        (b'{"turn_seconds": -5}', "invalid"),
+        (b'{"turn_seconds": 601}', "invalid"),
+        (b'{"round_pause": 1e9}', "invalid"),
+        (b'{"bot_pause": NaN}', "invalid"),
+        (b'{"bot_level": null}', "invalid"),
+        (b'{"bot_level": "grandmaster"}', "invalid"),
+        (b'{"seats": true}', "invalid"),
+        (b'{"seats": 2.5}', "invalid"),
+        (b'{"seats": 11}', "invalid"),
+        (b'{"preset": "snap"}', "invalid"),
+        (b'{"options": {"nonsense": 1}}', "invalid"),
+        (b'{"options": []}', "invalid"),
+        (b'{"bots": [null, "nope"]}', "invalid"),
+        (b'{"bots": "random"}', "invalid"),
+        (b'{"colour": "red"}', "invalid"),
+        (b"[1]", "malformed"),
+        (b"\xff", "malformed"),
+        (b"{", "malformed"),
+    ],
+)
+def test_a_table_is_created_from_sound_settings_only(server: ServerProc, raw: bytes, code: str) -> None:
+    """The create body is refused with a coded 400 (never a 500, never a table that fails later)."""
+    status, body = http("POST", f"{server.url}/api/tables", raw=raw)
+    assert status == 400 and body["code"] == code, (raw, status, body)
+    status, health = http("GET", f"{server.url}/healthz")
+    assert status == 200 and health["ok"] is True

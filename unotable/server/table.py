@@ -72,6 +72,10 @@ class Seat:
         }
 
 
+TIMING_LIMITS = {"turn_seconds": 600.0, "bot_pause": 3600.0, "round_pause": 86400.0}
+"""The most seconds a table's timings may be (the turn timer's is the protocol's; 0: none)."""
+
+
 @dataclass(slots=True)
 class Settings:
     preset: str = "official"
@@ -110,10 +114,18 @@ class Settings:
             raise ProtocolError(
                 ErrorCode.INVALID, f"unknown preset {self.preset!r}; presets: {', '.join(PRESET_NAMES)}"
             )
-        if canonical(self.bot_level) not in BOT_NAMES:
+        if not isinstance(self.bot_level, str) or canonical(self.bot_level) not in BOT_NAMES:
             raise ProtocolError(
                 ErrorCode.INVALID, f"unknown bot level {self.bot_level!r}; levels: {', '.join(BOT_NAMES)}"
             )
+        for name, most in TIMING_LIMITS.items():  # a create body is JSON: any type, NaN too
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= most:
+                raise ProtocolError(
+                    ErrorCode.INVALID, f"{name} is a number of seconds from 0 to {most:g}, not {value!r}"
+                )
+        if isinstance(self.seats, bool):
+            raise ProtocolError(ErrorCode.INVALID, "seats is a number of seats")
         try:
             self.ruleset().validate_seats(self.seats)
         except UnoError as exc:
