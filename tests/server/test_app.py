@@ -1612,6 +1612,8 @@ def test_the_waiting_room_over_sockets(server: ServerProc) -> None:
             "autopilot": False,
         }
         await guest.ping()  # the host's update has reached the guest: what comes next answers it
+        twice = await host.request({"type": "sit", "seat": 3, "name": "Ann again"}, flush=True)
+        assert twice["type"] == "error" and twice["code"] == "forbidden"  # one seat per connection
         taken = await guest.request({"type": "sit", "seat": 0, "name": "Bob"}, flush=True)
         assert taken["type"] == "error" and taken["code"] == "forbidden"
         nowhere = await guest.request({"type": "sit", "seat": 7, "name": "Bob"}, flush=True)

@@ -250,6 +250,8 @@ class Table:
         if kind == "ping" or kind == "hello":
             return None
         if kind == "sit":
+            if role.seat is not None:  # one seat per connection (it would hold two, one unwatched)
+                raise ProtocolError(ErrorCode.FORBIDDEN, f"you hold seat {role.seat}: leave it first")
             return self._decide_sit(msg.seat, msg.name)
         if kind == "leave":
             if role.seat is None:
