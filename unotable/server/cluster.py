@@ -131,6 +131,7 @@ class ClusterRunner(Runner):
         self.fence: int | None = None  # the fencing token while this node owns the table
         self.owner_node: str | None = None  # who owns it, as far as this node knows
         self.claiming = False
+        self.unsynced = False  # a publish failed: the replicas are told the log's length later
         self.read_after: tuple[int, int] = (0, 0)  # the newest stream id handled as owner
         self.presence: dict[str, tuple[list[int], int, float]] = {}  # node -> (seats, spectators, at)
         self.idle_since = time.monotonic()
@@ -148,6 +149,8 @@ class ClusterRunner(Runner):
             except TimeoutError:
                 if self.fence is not None:
                     self._refresh_presence()
+                    if self.unsynced:
+                        await self._sync()
                     due = self.table.next_due()
                     if due is not None and due <= time.time():  # (else: the presence tick only)
                         try:
@@ -334,10 +337,16 @@ class ClusterRunner(Runner):
             return
         if isinstance(payload.get("o"), str):
             self.owner_node = payload["o"]
+        if isinstance(payload.get("sync"), int) and payload["sync"] > self.table.seq:
+            # entries committed but never published (an owner that died or lost Redis between
+            # its commit and its publish): from the log
+            await self._catch_up()
         if "owner" in payload:  # a new owner: tell it who is connected here
             self.owner_node = payload["owner"]
             if payload["owner"] != self.server.node and self.conns:
                 await self._presence_changed()
+            return
+        if "sync" in payload:
             return
         seq = payload["seq"]
         if seq <= self.table.seq:
@@ -416,7 +425,7 @@ class ClusterRunner(Runner):
         log.info(json.dumps({"event": "owner", "table": table_id, "fence": fence, "seq": self.table.seq}))
         with contextlib.suppress(RedisError, OSError):
             await self.server.redis.publish(
-                out_key(table_id), json.dumps({"owner": self.server.node, "f": fence})
+                out_key(table_id), json.dumps({"owner": self.server.node, "f": fence, "sync": self.table.seq})
             )
 
     def _demote(self, reason: str) -> None:
@@ -529,7 +538,17 @@ class ClusterRunner(Runner):
             await pipe.execute()
         except (RedisError, OSError) as exc:  # the replicas catch up from PostgreSQL
             log.warning(json.dumps({"event": "publish_failed", "table": table_id, "error": str(exc)}))
+            self.unsynced = True
         return True
+
+    async def _sync(self) -> None:
+        """After a failed publish: tell the replicas how far the log goes (they read the rest)."""
+        message = json.dumps({"sync": self.table.seq, "o": self.server.node})
+        try:
+            await self.server.redis.publish(out_key(self.table.table_id), message)
+            self.unsynced = False
+        except (RedisError, OSError):
+            pass
 
     def notify_shutdown(self) -> None:
         for conn in self.conns:
