@@ -26,10 +26,27 @@ ties broken by the seeded RNG. Its rules, in order of weight:
    most one card of) wins ties, and with no colored card left it names the color with the fewest
    unseen cards.
 6. **Card counting.** Unseen cards are the deck minus its hand minus the discard pile. A Color
-   Roulette names the color with the most unseen cards (the fewest reveals). A challenge is made
-   when the chance that the Wild Draw Four's player held the previous color, computed from the
-   unseen cards and its hand size (hypergeometric) and corrected by what the record proves, is
-   above one third (lower when that player is close to going out).
+   Roulette names the color with the most unseen cards (the fewest reveals). A Wild Draw Four is
+   challenged when that pays (:meth:`HeuristicBot.challenge_odds`):
+
+   - *held*: the chance that its player held the previous color, its hand dealt from the unseen
+     cards (hypergeometric) under what the record proves about it, and, with weight
+     ``draw_belief`` (0.8), under what its draws suggest (a seat that drew held nothing playable);
+     a hand known to lack other colors is the likelier to hold this one (:func:`held_color_chance`);
+   - *bluff*: the chance that the play was illegal. A careful player bluffs ``bluff`` (0.02)
+     times as readily as it plays a legal Wild Draw Four while its victim holds more than
+     ``near`` (4) cards, ``bluff_near`` (0.5) times from then on (this bot's own rule 4); a
+     reckless one plays it whatever it holds. A seat is reckless with the chance ``reckless``
+     (0.2), updated by Bayes' rule on the verdicts of this bot's challenges against it;
+   - *gain*: each outcome (accept: draw the penalty, lose the turn; wrong: 2 cards more; right:
+     the player draws it and this seat plays, CL-ACT-9, 12, 13) is scored by :func:`win_chance`,
+     a softmax of hand sizes fitted to self-play, so a penalty that lands on a rival about to go
+     out is worth much, and worth less the more seats share it. It challenges when
+     ``bluff * right + (1 - bluff) * wrong`` beats accepting.
+
+   ``challenge="odds-v1"`` keeps the earlier rule (the held chance alone above
+   ``challenge_threshold``, one third, less 0.1 against a player with two cards or fewer);
+   ``"always"`` and ``"never"`` are there to measure against.
 7. **Dumping points.** Among equal plays, the one worth more points goes first.
 8. **Hand-changing cards.** A 7 (HOUSE-9) or Wild Swap Hands takes the smallest other hand if it
    is smaller than its own; a 0 (HOUSE-10) is welcome when the hand it receives is smaller; a
@@ -40,7 +57,7 @@ ties broken by the seeded RNG. Its rules, in order of weight:
    a playable drawn card is played unless holding it is better by the same scores.
 10. **Responding.** Facing a penalty it stacks, bounces or defends when it can (the highest value
     first, so the next seat is less likely to stack back), unless the next victim is its partner;
-    otherwise it challenges by rule 6 or accepts. Out of turn it jumps in whenever it may.
+    otherwise it challenges a Wild Draw Four by rule 6 or accepts. Out of turn it jumps in whenever it may.
 
 The weights are in :data:`WEIGHTS` and each may be overridden (``heuristic:wild_hold=2``).
 ``beliefs=True`` makes its tracker also believe that a seat that drew held nothing playable
@@ -51,7 +68,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from unotable.actions import Accept, Action, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from unotable.bots.base import BaseBot, best_uno, is_turn
@@ -71,13 +90,20 @@ from unotable.cards import (
     WILD_SWAP_HANDS,
     Rank,
 )
-from unotable.determinize import Tracker, unseen_cards
-from unotable.events import Event
+from unotable.determinize import Layer, Tracker, unseen_cards
+from unotable.events import Challenged, Event, PenaltyPending
 from unotable.rules import CustomEffect, ShuffleLastCard, Stacking, SwapLastCard
 from unotable.state import ColorReason, Phase
 from unotable.views import PlayerView
 
-__all__ = ["HeuristicBot", "wd4_guilty_chance"]
+__all__ = [
+    "CHALLENGE_RULES",
+    "ChallengeOdds",
+    "HeuristicBot",
+    "held_color_chance",
+    "wd4_guilty_chance",
+    "win_chance",
+]
 
 _SKIP = int(Rank.SKIP)
 _REVERSE = int(Rank.REVERSE)
@@ -113,6 +139,113 @@ def wd4_guilty_chance(hand_size: int, unseen: int, of_color: int) -> float:
     if hand_size > unseen - of_color:
         return 1.0
     return 1.0 - math.comb(unseen - of_color, hand_size) / math.comb(unseen, hand_size)
+
+
+def _none_chance(draws: int, pool: int, of_color: int) -> float:
+    """P(``draws`` cards dealt from ``pool`` hold none of its ``of_color`` cards)."""
+    if draws <= 0 or of_color <= 0:
+        return 1.0
+    if draws > pool - of_color:
+        return 0.0
+    return math.comb(pool - of_color, draws) / math.comb(pool, draws)
+
+
+def held_color_chance(
+    hand: int, pool: Counter[int], color: frozenset[int], layers: Sequence[Layer] = ()
+) -> float:
+    """P(a hand of ``hand`` cards dealt from ``pool`` holds a card of ``color``), given ``layers``.
+
+    ``layers`` is a tracker's chain for that hand (each ``(E, m)``: at least ``m`` of its cards are
+    not in ``E``; counts falling, sets growing). The ``m`` cards of the largest set are dealt from
+    the pool outside it, the further cards each smaller set asks for from outside that set, the
+    rest from the whole pool; each step is hypergeometric, given no card of ``color`` so far. A
+    hand known to lack the other colors is therefore *more* likely to hold this one.
+
+    >>> from unotable.cards import Card
+    >>> reds = frozenset(c for c in range(74) if ID_COLOR[c] == 0)
+    >>> pool = Counter({Card.parse(t).id: 2 for t in "R1 R2 G1 G2 B1 B2 Y1 Y2".split()})
+    >>> round(held_color_chance(3, pool, reds), 3)
+    0.607
+    >>> not_green = [(frozenset(c for c in range(74) if ID_COLOR[c] == 2), 3)]
+    >>> round(held_color_chance(3, pool, reds, not_green), 3)
+    0.745
+    """
+    p_none = 1.0
+    placed = 0
+    for excluded, m in reversed(layers):  # the largest set (the fewest cards outside it) first
+        draws = min(m, hand) - placed
+        if draws <= 0:
+            continue
+        outside = sum(k for c, k in pool.items() if c not in excluded)
+        of_color = sum(k for c, k in pool.items() if c not in excluded and c in color)
+        p_none *= _none_chance(draws, outside - placed, of_color)  # earlier draws took no color
+        placed += draws
+    total = sum(pool.values())
+    of_color = sum(k for c, k in pool.items() if c in color)
+    p_none *= _none_chance(hand - placed, total - placed, of_color)
+    return 1.0 - p_none
+
+
+class WinModel(NamedTuple):
+    """A seat's chance to win the round from hand sizes alone: a softmax over the seats in the
+    round of ``card`` per card held, ``one`` or ``two`` for one or two cards left, and
+    ``distance`` by turns from the seat to act (the last entry serves farther seats)."""
+
+    card: float
+    one: float
+    two: float
+    distance: tuple[float, ...]
+
+
+WIN_HEADS_UP = WinModel(-0.126, 0.635, 0.226, (0.0, -0.093))
+"""Two seats in the round: fitted to heuristic self-play (``benchmarks/challenges.py --fit-win``)."""
+WIN_TABLE = WinModel(-0.243, 0.774, 0.263, (0.0, -0.14, -0.164, -0.188))
+"""Three seats or more: fitted to 4-seat heuristic self-play, likewise."""
+
+
+def win_chance(
+    sizes: Sequence[int], order: Sequence[int], me: int, team: bool = False, mercy_limit: int = 0
+) -> float:
+    """``me``'s chance to win the round by :class:`WinModel`, from the hand ``sizes``.
+
+    ``order`` is the seats in the round in turn order from the one to act. With ``team`` a
+    partner's chance counts as its own (SCORE-9); a hand of ``mercy_limit`` cards or more is
+    knocked out (NM-14).
+
+    >>> round(win_chance([7, 7], [0, 1], 0), 3), round(win_chance([11, 6], [1, 0], 0), 3)
+    (0.523, 0.327)
+    """
+    model = WIN_HEADS_UP if len(order) <= 2 else WIN_TABLE
+    far = len(model.distance) - 1
+    weights: dict[int, float] = {}
+    for k, s in enumerate(order):
+        size = sizes[s]
+        if mercy_limit and size >= mercy_limit:
+            continue
+        score = model.card * size + model.distance[min(k, far)]
+        score += model.one if size == 1 else model.two if size == 2 else 0.0
+        weights[s] = math.exp(score)
+    total = sum(weights.values())
+    if total <= 0.0:
+        return 0.0
+    mine = sum(v for s, v in weights.items() if s == me or (team and s % 2 == me % 2))
+    return mine / total
+
+
+class ChallengeOdds(NamedTuple):
+    """A challenge decision's numbers (:meth:`HeuristicBot.challenge_odds`)."""
+
+    held: float
+    """The chance that the WD4's player held the previous color, from the cards alone."""
+    bluff: float
+    """The chance that the WD4 was illegal, given also that its player chose to play it."""
+    gain: float
+    """The expected change of this seat's round-win chance from challenging instead of accepting."""
+
+
+CHALLENGE_RULES = ("odds", "odds-v1", "always", "never")
+"""The heuristic's challenge rules: ``odds`` (the default, rule 6), ``odds-v1`` (the earlier
+rule: the cards' chance alone above ``challenge_threshold``), and the two constant rules."""
 
 
 class _Ctx:
@@ -203,9 +336,26 @@ class HeuristicBot(BaseBot):
     name = "heuristic"
 
     def __init__(
-        self, challenge_threshold: float = 1 / 3, beliefs: bool = False, **weights: float
+        self,
+        challenge: str = "odds",
+        challenge_threshold: float = 1 / 3,
+        bluff: float = 0.02,
+        bluff_near: float = 0.5,
+        near: int = 4,
+        reckless: float = 0.2,
+        draw_belief: float = 0.8,
+        beliefs: bool = False,
+        **weights: float,
     ) -> None:
+        if challenge not in CHALLENGE_RULES:
+            raise ValueError(f"unknown challenge rule {challenge!r}; known: {', '.join(CHALLENGE_RULES)}")
+        self.challenge = challenge
         self.challenge_threshold = challenge_threshold
+        self.bluff = bluff
+        self.bluff_near = bluff_near
+        self.near = near
+        self.reckless = reckless
+        self.draw_belief = draw_belief
         unknown = set(weights) - set(WEIGHTS)
         if unknown:
             raise ValueError(
@@ -213,12 +363,30 @@ class HeuristicBot(BaseBot):
             )
         self.weights = {**WEIGHTS, **{k: float(v) for k, v in weights.items()}}
         self.tracker = Tracker(beliefs=beliefs)
+        self.drawn = Tracker(beliefs=True)
+        """The record read as if a seat that drew held nothing playable (for the challenge odds)."""
+        self.recklessness: dict[int, float] = {}
+        """Per seat, the chance that it plays Wild Draw Fours whatever it holds, learnt from the
+        verdicts of this bot's challenges (kept from round to round)."""
+        self._asked: tuple[int, float, float] | None = None
+        self._judging = challenge == "odds"
 
     def observe(self, events: Sequence[Event]) -> None:
         self.tracker.observe(events)
+        if not self._judging:
+            return
+        if self.draw_belief > 0.0:  # without its Wild Draw Four belief: that is the question
+            self.drawn.observe([e for e in events if not isinstance(e, PenaltyPending)])
+        asked = self._asked
+        if asked is not None:
+            for e in events:
+                if isinstance(e, Challenged) and e.player == asked[0] and e.challenger == self.tracker.seat:
+                    self._learn(e.guilty)
 
     def _tracker(self, view: PlayerView) -> Tracker:
         self.tracker.sync(view)
+        if self._judging and not view.ruleset.challenge_enabled:
+            self._judging = False  # nothing to challenge: keep no second record
         return self.tracker
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action | None:
@@ -271,14 +439,24 @@ class HeuristicBot(BaseBot):
         if plays and not ctx.partner(victim):
             return _pick(plays, [_response_score(ctx, a) for a in plays], rng)
         challenge = next((a for a in legal if isinstance(a, Challenge)), None)
-        if challenge is not None and self._guilty_chance(ctx) > self._threshold(ctx):
+        if challenge is not None and self._challenges(ctx):
             return challenge
         for a in legal:
             if isinstance(a, Accept):
                 return a
         return plays[0] if plays else legal[0]
 
+    def _challenges(self, ctx: _Ctx) -> bool:
+        """Rule 6: whether to challenge the Wild Draw Four on top, by :attr:`challenge`."""
+        rule = self.challenge
+        if rule == "always" or rule == "never":
+            return rule == "always"
+        if rule == "odds-v1":
+            return self._guilty_chance(ctx) > self._threshold(ctx)
+        return self._odds(ctx, remember=True).gain > 0.0
+
     def _threshold(self, ctx: _Ctx) -> float:
+        """``odds-v1``: :attr:`challenge_threshold`, less 0.1 when the player holds two cards or fewer."""
         p = ctx.view.top_player
         t = self.challenge_threshold
         if p is not None and ctx.sizes[p] <= 2:
@@ -286,6 +464,7 @@ class HeuristicBot(BaseBot):
         return t
 
     def _guilty_chance(self, ctx: _Ctx) -> float:
+        """``odds-v1``: the chance that the player held the previous color, from its possible cards."""
         tracker = ctx.tracker
         p = ctx.view.top_player
         prev = tracker.color_before_wd4
@@ -298,6 +477,83 @@ class HeuristicBot(BaseBot):
         total = sum(unseen.values())
         of_color = sum(k for c, k in unseen.items() if ID_COLOR[c] == prev)
         return wd4_guilty_chance(tracker.might_hold(p, colored), total, of_color)
+
+    def challenge_odds(self, view: PlayerView) -> ChallengeOdds:
+        """The numbers behind rule 6 for ``view``, a response to a Wild Draw Four."""
+        return self._odds(_Ctx(view, self._tracker(view)))
+
+    def _odds(self, ctx: _Ctx, remember: bool = False) -> ChallengeOdds:
+        """Rule 6's numbers. A careful player (this bot's own rule 4) bluffs
+        :meth:`_bluff_factor` times as readily as it plays a legal Wild Draw Four, a reckless one
+        whatever it holds; the seat is reckless with the chance :attr:`recklessness` gives it."""
+        p = ctx.view.top_player
+        prev = ctx.tracker.color_before_wd4
+        if p is None or prev < 0 or p == ctx.me:
+            return ChallengeOdds(0.0, 0.0, -1.0)
+        held = self._held(ctx, p, prev)
+        careful = _posterior(held, self._bluff_factor(ctx))
+        r = self.recklessness.get(p, self.reckless)
+        bluff = (1.0 - r) * careful + r * held
+        odds = ChallengeOdds(held, bluff, _challenge_gain(ctx, p, bluff))
+        if remember and odds.gain > 0.0:
+            self._asked = (p, careful, held)
+        return odds
+
+    def _learn(self, guilty: bool) -> None:
+        """Update the challenged seat's recklessness by Bayes' rule on the verdict."""
+        assert self._asked is not None
+        p, careful, reckless = self._asked
+        self._asked = None
+        r = self.recklessness.get(p, self.reckless)
+        if not guilty:
+            careful, reckless = 1.0 - careful, 1.0 - reckless
+        total = r * reckless + (1.0 - r) * careful
+        if total > 0.0:
+            self.recklessness[p] = r * reckless / total
+
+    def _held(self, ctx: _Ctx, p: int, prev: int) -> float:
+        """The chance that seat ``p`` held color ``prev`` beside its Wild Draw Four (cards alone).
+
+        Its hand is dealt from the unseen cards less those known elsewhere, under what the record
+        proves (the tracker's layers), and with weight :attr:`draw_belief` under what its draws
+        suggest too (a seat that drew is believed to have held nothing playable).
+        """
+        colored = _COLOR_SETS[prev]
+        known = ctx.tracker.known
+        if any(c in colored for c in known[p]):
+            return 1.0
+        pool = unseen_cards(ctx.view)
+        for s in range(ctx.n):
+            if s != ctx.me:
+                pool.subtract(known[s])
+        pool = +pool
+        hand = max(0, ctx.sizes[p] - len(known[p]))
+        held = held_color_chance(hand, pool, colored, ctx.tracker.layers[p])
+        r = self.draw_belief
+        if r > 0.0:
+            self.drawn.sync(ctx.view)
+            believed = held_color_chance(hand, pool, colored, self.drawn.layers[p])
+            held = r * believed + (1.0 - r) * held
+        return held
+
+    def _bluff_factor(self, ctx: _Ctx) -> float:
+        """How much likelier a Wild Draw Four is from a hand holding the previous color than from
+        one lacking it: :attr:`bluff` while this seat (its victim) holds more than :attr:`near`
+        cards, :attr:`bluff_near` from then on, when a careful player risks the challenge to stop
+        it (as this bot does, rule 4)."""
+        return self.bluff_near if ctx.sizes[ctx.me] <= self.near else self.bluff
+
+
+def _posterior(held: float, factor: float) -> float:
+    """P(a Wild Draw Four was illegal) when the player held the color with the chance ``held`` and
+    a hand holding it plays the card ``factor`` times as readily as one lacking it (Bayes' rule).
+
+    >>> _posterior(0.5, 1.0), round(_posterior(0.8, 0.05), 3), _posterior(1.0, 0.0)
+    (0.5, 0.167, 1.0)
+    """
+    if held >= 1.0:
+        return 1.0
+    return held * factor / (held * factor + 1.0 - held)
 
 
 def _goes_out(view: PlayerView, a: Play) -> bool:
@@ -330,6 +586,36 @@ def _response_score(ctx: _Ctx, a: Play) -> float:
 def _receiver_of_pass(ctx: _Ctx) -> int:
     """The seat whose hand this seat receives under a 0 (HOUSE-10)."""
     return ctx.prev
+
+
+def _challenge_gain(ctx: _Ctx, player: int, bluff: float) -> float:
+    """The expected change of this seat's win chance from challenging rather than accepting.
+
+    Accepting draws the penalty and loses the turn (CL-ACT-9); a wrong challenge draws 2 more
+    (CL-ACT-13); a right one makes ``player`` draw the penalty, and this seat plays at once
+    (CL-ACT-12). Each outcome is scored by :func:`win_chance`, so a penalty that lands on a
+    rival near going out is worth more, and worth less the more seats share its benefit.
+    """
+    me = ctx.me
+    total = max(ctx.view.pending_penalty, 4)
+    seats = [s for s in range(ctx.n) if ctx.in_round[s]]
+    d = ctx.view.direction
+    order_me = sorted(seats, key=lambda s: ((s - me) * d) % ctx.n)
+    nxt = ctx.next_seat(me, d)
+    order_next = sorted(seats, key=lambda s: ((s - nxt) * d) % ctx.n)
+    team = ctx.partners
+    mercy = ctx.rules.mercy_limit
+
+    def chance(extra_me: int, extra_player: int, order: list[int]) -> float:
+        sizes = list(ctx.sizes)
+        sizes[me] += extra_me
+        sizes[player] += extra_player
+        return win_chance(sizes, order, me, team, mercy)
+
+    accept = chance(total, 0, order_next)
+    innocent = chance(total + 2, 0, order_next)
+    guilty = chance(0, total, order_me)
+    return bluff * guilty + (1.0 - bluff) * innocent - accept
 
 
 def score_play(ctx: _Ctx, a: Play, w: dict[str, float] = WEIGHTS) -> float:
