@@ -12,7 +12,9 @@ server had announced them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -34,6 +36,9 @@ from unotable.server.store._common import (
 __all__ = ["SQLiteStore", "split_statements"]
 
 T = TypeVar("T")
+
+# Seconds between two checkpoints of the write-ahead log into the database file.
+CHECKPOINT_S = 2.0
 
 # Seconds a statement waits for another process's write lock before failing.
 BUSY_TIMEOUT_S = 10.0
@@ -90,6 +95,8 @@ class SQLiteStore:
         self._conn: sqlite3.Connection | None = None
         self._executor: ThreadPoolExecutor | None = None
         self._pending: list[tuple[str, int, str, asyncio.Future[None]]] = []
+        self._checkpointer: threading.Thread | None = None
+        self._stop_checkpoints = threading.Event()
         self._flusher: asyncio.Future[None] | None = None
 
     def __repr__(self) -> str:
@@ -121,6 +128,10 @@ class SQLiteStore:
                 raise StoreError(f"SQLite refused WAL mode for {self.path} (journal_mode={mode})")
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
+            if self.path != ":memory:":
+                # the writer never checkpoints (a checkpoint's syncs would stall every table's
+                # commit behind it); a background thread does, on its own connection (see _checkpoints)
+                conn.execute("PRAGMA wal_autocheckpoint=0")
             self._migrate(conn)
         except BaseException:
             conn.close()
@@ -159,12 +170,39 @@ class SQLiteStore:
             executor.shutdown(wait=False)
             raise
         self._executor = executor
+        if self.path != ":memory:":
+            self._stop_checkpoints.clear()
+            self._checkpointer = threading.Thread(target=self._checkpoints, name="unotable-sqlite-checkpoint",
+                                                  daemon=True)
+            self._checkpointer.start()
+
+    def _checkpoints(self) -> None:
+        """Copy the write-ahead log into the database every CHECKPOINT_S seconds, on a connection of
+        its own: a PASSIVE checkpoint never blocks the writer, which goes on committing meanwhile."""
+        try:
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        except sqlite3.Error:  # pragma: no cover - the writer opened the same file just before
+            return
+        try:
+            conn.execute("PRAGMA synchronous=FULL")
+            while not self._stop_checkpoints.wait(CHECKPOINT_S):
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            conn.close()
 
     async def close(self) -> None:
         conn, executor = self._conn, self._executor
         self._conn = self._executor = None
+        self._stop_checkpoints.set()
+        if self._checkpointer is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self._checkpointer.join)
+            self._checkpointer = None
         if conn is None or executor is None:
             return
+        with contextlib.suppress(sqlite3.Error):  # leave a small WAL behind
+            await asyncio.get_running_loop().run_in_executor(
+                executor, lambda: conn.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
         loop = asyncio.get_running_loop()
         try:
             await loop.run_in_executor(executor, conn.close)
