@@ -300,6 +300,8 @@ class Runner:
         self.metrics.actions.labels(entry["k"]).inc()
         if table.finished:
             await self.store.set_status(table.table_id, "finished")
+        elif entry["k"] == "rematch":  # a new match: rebuilt again after a restart
+            await self.store.set_status(table.table_id, "open")
         after = (table.status, [s.info(i) for i, s in enumerate(table.seats)])
         demoted = []
         if entry["k"] == "leave":  # the seat's connections (a leaver, a kicked player) now watch
@@ -394,8 +396,17 @@ class Server:
         return Runner(table, self.store, self.metrics)
 
     async def runner_for(self, table_id: str) -> Runner | None:
-        """The runner of a table this process serves, or None (a cluster node loads it on demand)."""
-        return self.runners.get(table_id)
+        """The runner of a table this process serves, or None. A finished table, which a restart
+        does not rebuild, is loaded from the store on demand (for a rematch, a spectator, its record)."""
+        runner = self.runners.get(table_id)
+        if runner is None:
+            stored = await self.store.load(table_id)
+            runner = self.runners.get(table_id)  # another request may have loaded it meanwhile
+            if runner is None and stored is not None:
+                table = Table(table_id, stored.doc)
+                table.replay(stored.entries, time.time())
+                runner = self._run(table)
+        return runner
 
     def _run(self, table: Table) -> Runner:
         runner = self.new_runner(table)
