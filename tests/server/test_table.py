@@ -57,12 +57,14 @@ class Harness:
 HOST = Role(None, True)
 
 
+@pytest.mark.rule("NET-3")
 def test_ids_and_tokens_are_long_and_random() -> None:
     ids = {new_table_id() for _ in range(200)}
     assert len(ids) == 200 and all(TABLE_ID.match(i) for i in ids)
     assert len(new_token()) >= 32  # 192 bits
 
 
+@pytest.mark.rule("NET-3", "NET-1")
 def test_a_table_goes_from_the_waiting_room_to_a_finished_match_and_replays() -> None:
     settings = Settings(seats=3, options={"target_score": 60}, bot_pause=0.0, round_pause=0.0)
     h = Harness(settings, bots={1: "heuristic", 2: "random"})
