@@ -16,6 +16,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --quiet --disable-pip-version-check
 STAMP_DEV := $(VENV)/.stamp-dev
+STAMP_PLAY := $(VENV)/.stamp-play
+STAMP_SERVE := $(VENV)/.stamp-serve
 STAMP_BENCH := $(VENV)/.stamp-bench
 ARGS ?=
 
@@ -38,6 +40,16 @@ $(VENV)/pyvenv.cfg:
 
 $(STAMP_DEV): pyproject.toml $(VENV)/pyvenv.cfg
 	$(PIP) install -e '.[dev,server]'
+	@touch $@
+
+# Playing needs the package alone (the engine is standard library only); serving needs the server
+# extra. Neither installs the development tools.
+$(STAMP_PLAY): pyproject.toml $(VENV)/pyvenv.cfg
+	$(PIP) install -e .
+	@touch $@
+
+$(STAMP_SERVE): pyproject.toml $(VENV)/pyvenv.cfg
+	$(PIP) install -e '.[server]'
 	@touch $@
 
 $(STAMP_BENCH): pyproject.toml $(STAMP_DEV)
@@ -64,10 +76,10 @@ test: venv
 bench: $(STAMP_BENCH)
 	$(BIN)/python benchmarks/throughput.py
 
-play: venv
+play: $(STAMP_PLAY)
 	$(BIN)/unotable play $(ARGS)
 
-serve: venv
+serve: $(STAMP_SERVE)
 	$(BIN)/unotable serve $(ARGS)
 
 clean:
