@@ -34,7 +34,22 @@ from unotable.actions import Action, Catch, ChooseColor, Draw, Pass, Play, parse
 from unotable.cards import Card, Color
 from unotable.errors import NotationError
 
-__all__ = ["WORDS", "missing", "read_line"]
+__all__ = ["COMMANDS_HELP", "WORDS", "missing", "read_line"]
+
+COMMANDS_HELP = """\
+Commands (the hand is shown with indices; cards marked * can be played now):
+  3            play the card at index 3; you are asked for a color or a target when it needs one
+  3 b, 3:blue  play a wild at index 3 and name blue      3>2   play it targeting seat 2
+  3!, 3 uno    play it and call UNO (do this when it leaves you one card)
+  W4:B  R7>2!  any action in notation: card, :color, >target seat, ! for UNO
+  draw (d)     draw a card            pass (p)   keep the card you just drew
+  play         play the card you just drew
+  accept       take the pending penalty           challenge   challenge a Wild Draw Four
+  uno          call UNO                           catch N     catch seat N, who did not call UNO
+  color R      name a color when asked (or just type r, y, g or b)
+  table (t)    show the table again   moves (m)  list your legal actions
+"""
+"""The commands of a seat at the terminal, the same in `unotable play` and `unotable join`."""
 
 WORDS: dict[str, str] = {
     "": "empty",

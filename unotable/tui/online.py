@@ -74,7 +74,7 @@ from unotable.events import Event
 from unotable.rules import Ruleset
 from unotable.scoring import Outcome, RoundResult
 from unotable.state import ColorReason, MatchEndReason, Phase
-from unotable.tui.commands import missing, read_line
+from unotable.tui.commands import COMMANDS_HELP, missing, read_line
 from unotable.tui.render import (
     Style,
     event_lines,
@@ -111,18 +111,7 @@ GIVE_UP = 600.0
 CLOSE_TAKEN_OVER = 4001
 CLOSE_NO_TABLE = 4004
 
-HELP = """\
-Commands (the hand is shown with indices; cards marked * can be played now):
-  3            play the card at index 3; you are asked for a color or a target when it needs one
-  3 b, 3:blue  play a wild at index 3 and name blue      3>2   play it targeting seat 2
-  3!, 3 uno    play it and call UNO (do this when it leaves you one card)
-  W4:B  R7>2!  any action in notation: card, :color, >target seat, ! for UNO
-  draw (d)     draw a card            pass (p)   keep the card you just drew
-  play         play the card you just drew
-  accept       take the pending penalty           challenge   challenge a Wild Draw Four
-  uno          call UNO                           catch N     catch seat N, who did not call UNO
-  color R      name a color when asked (or just type r, y, g or b)
-  table (t)    show the table again   moves (m)  list your legal actions
+HELP = COMMANDS_HELP + """\
   chat TEXT    say something to the table         sit [N]     take a free seat (waiting room)
   help (?)     this help              quit (q)   go (your seat is kept; end of input, Ctrl-C too)
   leave        give your seat up (a bot takes it in play)

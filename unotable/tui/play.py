@@ -41,7 +41,7 @@ from unotable.game import Game
 from unotable.record import Record
 from unotable.rules import Ruleset
 from unotable.state import Phase
-from unotable.tui.commands import missing, read_line
+from unotable.tui.commands import COMMANDS_HELP, missing, read_line
 from unotable.tui.driver import Bot, Table, make_bot
 from unotable.tui.explain import explain, seat_count_text
 from unotable.tui.records import keep_record
@@ -62,18 +62,7 @@ from unotable.views import PlayerView
 
 __all__ = ["DEFAULT_DELAY", "HELP", "PlayConfig", "Session", "SetupError", "parse_option", "run_play"]
 
-HELP = """\
-Commands (the hand is shown with indices; cards marked * can be played now):
-  3            play the card at index 3; you are asked for a color or a target when it needs one
-  3 b, 3:blue  play a wild at index 3 and name blue      3>2   play it targeting seat 2
-  3!, 3 uno    play it and call UNO (do this when it leaves you one card)
-  W4:B  R7>2!  any action in notation: card, :color, >target seat, ! for UNO
-  draw (d)     draw a card            pass (p)   keep the card you just drew
-  play         play the card you just drew
-  accept       take the pending penalty           challenge   challenge a Wild Draw Four
-  uno          call UNO                           catch N     catch seat N, who did not call UNO
-  color R      name a color when asked (or just type r, y, g or b)
-  table (t)    show the table again   moves (m)  list your legal actions
+HELP = COMMANDS_HELP + """\
   help (?)     this help              quit (q)   leave the match (asked first; end of input or Ctrl-C too)
 Every match's record is kept: unotable replay --list"""
 
