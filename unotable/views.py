@@ -148,7 +148,7 @@ def _plain(value: Any) -> Any:
         return value.to_dict()
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
-    if value is not None and not isinstance(value, int | str | bool) and hasattr(value, "kind"):
+    if isinstance(value, Action):
         return str(value)  # an action, in notation
     return value
 
