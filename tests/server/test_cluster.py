@@ -403,8 +403,8 @@ def test_kill_9_of_the_owner_another_node_takes_over_and_nothing_acknowledged_is
         assert not any(over(p) for p in match.humans.values()), "the kill comes mid-match"
         killed_at = time.monotonic()
         a.kill9()
-        with contextlib.suppress(AssertionError):
-            await tasks.pop(0)  # seat 0's socket was on the killed node
+        with contextlib.suppress(Exception):  # seat 0's socket was on the killed node: its task ends
+            await tasks.pop(0)  # with whatever the dead socket raised (an assertion, a closed connection)
         old = match.humans[0]
         await old.close()
         acknowledged = {seat: p.seq for seat, p in match.humans.items()}

@@ -192,7 +192,7 @@ def test_four_people_play_a_round_through_the_page(server: str, browser: Any) ->
         assert rtl == (page is not host)
         cards = xs(page, ".hand .card")
         seats = xs(page, ".seats .seat")
-        assert len(cards) == 7 and len(seats) == 3
+        assert len(cards) >= 7 and len(seats) == 3  # 9 when a first-card Draw Two hit this seat
         if rtl:
             assert cards[0] > cards[-1] and seats[0] > seats[-1]
         else:
