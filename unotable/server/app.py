@@ -20,7 +20,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -162,26 +162,34 @@ class Runner:
             try:
                 cmd = await asyncio.wait_for(self.queue.get(), timeout)
             except TimeoutError:
-                try:
-                    # a bot may think for a while (ismcts): off the event loop, while this table's
-                    # writer waits for it, so the other tables and every socket go on
-                    decision = await asyncio.to_thread(self.table.due, time.time())
-                    if decision is not None:
-                        await self._commit(decision, None, time.time())
-                except Exception as exc:  # the store failed (a dropped connection) or a bot did:
-                    # the table lives on (before this, its writer died) and decides again in a moment
-                    log.exception("table %s: a timed action failed: %r", self.table.table_id, exc)
-                    await asyncio.sleep(RETRY_S)
+                await self._timed(lambda decision: self._commit(decision, None, time.time()))
                 continue
-            try:
-                await self._handle(cmd)
-            except Exception:  # pragma: no cover - a bug must not stop the table
-                log.exception("table %s: command failed", self.table.table_id)
-                if cmd.conn is not None:
-                    self._error(cmd.conn, ErrorCode.INVALID, "the server could not handle that message")
-            finally:
-                if cmd.done is not None and not cmd.done.done():
-                    cmd.done.set_result(None)
+            await self._serve(cmd, self._handle)
+
+    async def _timed(self, commit: Callable[[Decision], Awaitable[None]]) -> None:
+        """Whatever a timer makes due now (a bot's action, a time-out, a deal), committed."""
+        try:
+            # a bot may think for a while (ismcts): off the event loop, while this table's
+            # writer waits for it, so the other tables and every socket go on
+            decision = await asyncio.to_thread(self.table.due, time.time())
+            if decision is not None:
+                await commit(decision)
+        except Exception as exc:  # the store failed (a dropped connection) or a bot did:
+            # the table lives on (before this, its writer died) and decides again in a moment
+            log.exception("table %s: a timed action failed: %r", self.table.table_id, exc)
+            await asyncio.sleep(RETRY_S)
+
+    async def _serve(self, cmd: Command, handle: Callable[[Command], Awaitable[None]]) -> None:
+        """Handle one queued command; a bug answers the sender and never stops the table."""
+        try:
+            await handle(cmd)
+        except Exception:  # pragma: no cover - a bug must not stop the table
+            log.exception("table %s: command failed", self.table.table_id)
+            if cmd.conn is not None:
+                self._error(cmd.conn, ErrorCode.INVALID, "the server could not handle that message")
+        finally:
+            if cmd.done is not None and not cmd.done.done():
+                cmd.done.set_result(None)
 
     async def _handle(self, cmd: Command) -> None:
         conn = cmd.conn

@@ -50,7 +50,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from unotable.server.app import RETRY_S, Command, Conn, Runner, Server, ServerSettings
+from unotable.server.app import Command, Conn, Runner, Server, ServerSettings
 from unotable.server.protocol import LIMITS, ErrorCode, ProtocolError, parse_client
 from unotable.server.store import ConflictError, FencedError, StoreError
 from unotable.server.table import Decision, Role, Table
@@ -153,24 +153,13 @@ class ClusterRunner(Runner):
                         await self._sync()
                     due = self.table.next_due()
                     if due is not None and due <= time.time():  # (else: the presence tick only)
-                        try:
-                            decision = await asyncio.to_thread(self.table.due, time.time())
-                            if decision is not None and self.fence is not None:
-                                await self._commit_owned(decision, None, None)
-                        except Exception as exc:  # the store failed (a dropped connection) or a bot
-                            # did: the table lives on and decides again in a moment
-                            log.exception("table %s: a timed action failed: %r", self.table.table_id, exc)
-                            await asyncio.sleep(RETRY_S)
+                        await self._timed(self._commit_timed)
                 continue
-            try:
-                await self._dispatch(cmd)
-            except Exception:  # pragma: no cover - a bug must not stop the table
-                log.exception("table %s: command failed", self.table.table_id)
-                if cmd.conn is not None:
-                    self._error(cmd.conn, ErrorCode.INVALID, "the server could not handle that message")
-            finally:
-                if cmd.done is not None and not cmd.done.done():
-                    cmd.done.set_result(None)
+            await self._serve(cmd, self._dispatch)
+
+    async def _commit_timed(self, decision: Decision) -> None:
+        if self.fence is not None:  # still the owner after the bot thought
+            await self._commit_owned(decision, None, None)
 
     async def _dispatch(self, cmd: Command) -> None:
         msg = cmd.msg
