@@ -29,12 +29,14 @@ What is known, and how a sample respects it:
 
   Under ``may_draw_with_playable = true`` (the classic default) a draw proves nothing, and the
   tracker infers nothing from it, unless it is told to *believe* that seats draw only when stuck
-  (``Tracker(beliefs=True)``, an opponent model that bots may opt in to, with a second belief
-  about Wild Draw Fours; these are the only unsound readings, and they are off by default). When
-  a card leaves a hand, every "at least m" count whose set does not hold that card drops by one,
-  so a count never claims more than it can prove. Several inferences about one hand are kept as
-  a chain of nested sets, which a sample fills from the most restrictive set out; an inference
-  that does not fit the chain is dropped (dropping an inference is always sound).
+  (``Tracker(beliefs=True)``, an opponent model that bots may opt in to: it also believes that a
+  card drawn and not played was unplayable, and it has a belief about Wild Draw Fours; these are
+  the only unsound readings, and they are off by default). When a card leaves a hand, every "at
+  least m" count whose set does not hold that card drops by one, so a count never claims more
+  than it can prove. Several inferences about one hand are kept as a chain of nested sets, which
+  a sample fills from the most restrictive set out; an inference that does not fit the chain is
+  dropped (dropping an inference is always sound), and so is a belief that the deck cannot
+  satisfy together with the older inferences.
 
 A sample is a legal :class:`~unotable.state.State` in the same phase, with the same active seat,
 pending penalty and so on, that :func:`unotable.resolve.apply` and
@@ -85,6 +87,7 @@ from unotable.events import (
     NewHand,
     Passed,
     PenaltyPending,
+    Reshuffled,
     Revealed,
     RoundStarted,
     Slipped,
@@ -151,9 +154,11 @@ class Tracker:
         self.beliefs = beliefs
         """Beliefs, not proofs, about how the other seats play (off by default, keeping every
         inference sound): a seat draws in a normal turn only when it holds nothing playable (as
-        if ``may_draw_with_playable`` were false), and it plays a Wild Draw Four legally (CL-ACT-6)
-        unless its victim holds three cards or fewer. Both are true of the bots here, random aside;
-        a guilty verdict drops the belief about that seat."""
+        if ``may_draw_with_playable`` were false) and plays a playable card it drew (a card drawn
+        and not played was unplayable: the whole hand then avoids the playable set), and it plays
+        a Wild Draw Four legally (CL-ACT-6) unless its victim holds three cards or fewer. These are
+        true of the bots here (the heuristic, rules 4 and 9), random aside; a guilty verdict drops
+        the belief about that seat."""
         self._pending: list[Event] = []
         self.rules: Ruleset | None = None
         self.n = 0
@@ -176,6 +181,7 @@ class Tracker:
         self.wd4_by = -1
         self.started = False
         self._deferred: list[tuple[int, frozenset[int]]] = []
+        self._drawn: tuple[int, frozenset[int]] | None = None
 
     def observe(self, events: Iterable[Event]) -> None:
         """Queue events this seat may see (in the order they happened)."""
@@ -192,6 +198,8 @@ class Tracker:
             for i, e in enumerate(events):
                 self._event(e, events, i)
             self._flush()
+        if self._drawn is not None and not (view.phase is Phase.PLAY_DRAWN and view.active == self._drawn[0]):
+            self._kept_drawn()
         if self.n != view.seats or self.round_no != view.round_no or not self.started:
             # Never saw this round start: begin from the view alone.
             self._reset(view.seats)
@@ -215,18 +223,35 @@ class Tracker:
 
     # -- inferences ----------------------------------------------------------------------------
 
-    def _add_layer(self, s: int, excluded: frozenset[int], m: int) -> None:
-        """Record that at least ``m`` cards of seat ``s`` avoid ``excluded``."""
+    def _add_layer(self, s: int, excluded: frozenset[int], m: int) -> bool:
+        """Record that at least ``m`` cards of seat ``s`` avoid ``excluded`` (False: not recorded).
+
+        An inference that the deck cannot satisfy together with the older ones (at least ``k``
+        cards outside a set that leaves fewer than ``k`` in the deck) is dropped: only a belief
+        can be refuted so (see :attr:`beliefs`), and the older record is kept.
+        """
         if s == self.seat or m <= 0:
-            return
+            return False
         m = min(m, self.sizes[s])
         layers = self.layers[s]
         if m >= self.sizes[s]:  # the whole hand: every older inference tightens (see module doc)
             merged = [(e | excluded, k) for e, k in layers]
             merged.append((excluded, m))
+            if not self._possible(merged):
+                return False
             self.layers[s] = _normalize(merged)
-        elif not layers:
+            return True
+        if not layers:
             self.layers[s] = [(excluded, m)]
+            return True
+        return False
+
+    def _possible(self, layers: list[Layer]) -> bool:
+        """Whether the deck holds, for every ``(E, k)``, at least ``k`` cards outside ``E``."""
+        if self.rules is None:
+            return True
+        deck = self.rules.composition()
+        return all(sum(n for c, n in deck.items() if c not in e) >= k for e, k in layers)
 
     def _leave(self, s: int, card: int) -> None:
         """``card`` left seat ``s``'s hand (played or slipped)."""
@@ -247,6 +272,14 @@ class Tracker:
                 self._add_layer(s, excluded, self.sizes[s])
         self._deferred = []
 
+    def _kept_drawn(self) -> None:
+        """Belief: the card a seat drew and did not play was unplayable too (see :attr:`beliefs`)."""
+        assert self._drawn is not None
+        s, excluded = self._drawn
+        self._drawn = None
+        if 0 <= s < self.n and self.in_round[s]:
+            self._add_layer(s, excluded, self.sizes[s])
+
     def _next(self, s: int, direction: int) -> int:
         n = self.n
         t = (s + direction) % n
@@ -259,6 +292,11 @@ class Tracker:
     def _event(self, e: Event, events: list[Event], i: int) -> None:
         if self._deferred and not isinstance(e, Slipped):
             self._flush()
+        if self._drawn is not None and not isinstance(e, DrewCards | Reshuffled):
+            if isinstance(e, CardPlayed | Passed) and e.seat == self._drawn[0]:
+                self._drawn = None  # it played the card it drew, or kept a playable one
+            else:
+                self._kept_drawn()
         if isinstance(e, RoundStarted):
             self._reset(len(e.in_round))
             self.round_no = e.round_no
@@ -301,14 +339,19 @@ class Tracker:
         elif isinstance(e, Drew):
             s = e.seat
             before = self.sizes[s]
-            self.sizes[s] = before + e.count
             if e.reason == "draw" and e.count > 0 and self.top >= 0 and rules is not None:
                 excluded = playable_set(self.top, self.color)
                 unplayable_drawn = e.count - 1 if rules.draw_until_playable else 0
                 if not rules.may_draw_with_playable or self.beliefs:  # CL-DRAW-1
-                    self._add_layer(s, excluded, before + unplayable_drawn)
+                    # The hand before the draw and the unplayable cards drawn: the whole hand as
+                    # it was before the last card came, so every older inference tightens too.
+                    self.sizes[s] = before + unplayable_drawn
+                    if self._add_layer(s, excluded, before + unplayable_drawn) and self.beliefs:
+                        self._drawn = (s, excluded)
                 elif unplayable_drawn:  # CL-DRAW-4: all but the last drawn were unplayable
+                    self.sizes[s] = before + e.count
                     self._add_layer(s, excluded, unplayable_drawn)
+            self.sizes[s] = before + e.count
         elif isinstance(e, Passed):
             if e.auto and self.top >= 0:  # CL-DRAW-7: nothing playable
                 self._add_layer(e.seat, playable_set(self.top, self.color), self.sizes[e.seat])

@@ -181,3 +181,52 @@ def test_a_sample_without_a_record_uses_the_view_alone() -> None:
     assert player_view(st, 1, view.table, view.seq, legal_actions(st, 1)) == view
     det = Determinizer(view)
     assert det.sample(random.Random(5)).hands == det.sample(random.Random(5)).hands
+
+
+def _draw_twice(rules: Ruleset, beliefs: bool) -> tuple[Game, Tracker]:
+    """Seat 1 draws on R7 holding nothing playable, seats 2 and 0 play R1 and B1, seat 1 draws again."""
+    game = Game.from_position({
+        "ruleset": rules.to_dict(),
+        "hands": [["B1", "B2", "B3"], ["G5", "Y3", "G9"], ["R1", "R2", "R3"]],
+        "discard": ["R7"],
+        "draw": ["Y6", "G2", "Y8"],
+        "active": 1,
+    })
+    tracker = Tracker(0, beliefs=beliefs)
+    tracker.sync(game.view(0))
+    for action, seat in (("draw", 1), ("R1", 2), ("B1", 0), ("draw", 1)):
+        events = game.play(action, seat)
+        tracker.observe([e for e in events if e.visible_to(0)])
+    tracker.sync(game.view(0))
+    return game, tracker
+
+
+def test_a_second_draw_keeps_both_inferences() -> None:
+    # RULE: CL-DRAW-1 (each draw proves the hand held nothing playable; the second one used to be
+    # dropped: the tracker counted the drawn card before recording the whole hand's inference)
+    rules = Ruleset.preset("official").replace(may_draw_with_playable=False)
+    game, tracker = _draw_twice(rules, beliefs=False)
+    on_r7 = playable_set(Card.parse("R7").id, 0)
+    on_b1 = playable_set(Card.parse("B1").id, 3)
+    assert Card.parse("B1").color == 3 and game.view(0).current_color == 3
+    assert tracker.sizes[1] == 5
+    # the four cards held at the second draw avoid what was playable on B1 (and on R7: three of them)
+    assert tracker.layers[1] == [(on_b1, 4), (on_r7 | on_b1, 3)]
+    check_sound(game, tracker)
+    for seed in range(20):
+        st = tracker.sample(game.view(0), random.Random(seed))
+        assert sum(1 for c in st.hands[1] if c not in on_b1) >= 4
+        assert sum(1 for c in st.hands[1] if c not in on_r7 | on_b1) >= 3
+
+
+def test_beliefs_read_a_drawn_card_not_played_as_unplayable() -> None:
+    # under beliefs a seat draws only when stuck and plays a playable card it drew: a card drawn
+    # and kept (the turn went on without its play) was unplayable, so the whole hand avoids the set
+    game, tracker = _draw_twice(Ruleset.preset("official"), beliefs=True)
+    on_r7 = playable_set(Card.parse("R7").id, 0)
+    on_b1 = playable_set(Card.parse("B1").id, 3)
+    assert game.active_seat == 2
+    assert tracker.layers[1] == [(on_b1, 5), (on_r7 | on_b1, 4)]
+    check_sound(game, tracker)
+    # without beliefs the same draws prove nothing (CL-DRAW-1: drawing with a playable card is legal)
+    assert _draw_twice(Ruleset.preset("official"), beliefs=False)[1].layers[1] == []
