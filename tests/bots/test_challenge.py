@@ -23,6 +23,7 @@ from unotable.bots.heuristic import (
     wd4_guilty_chance,
     win_chance,
 )
+from unotable.bots.ismcts import IsmctsBot
 from unotable.cards import ID_COLOR, Card
 from unotable.state import Phase
 
@@ -199,3 +200,24 @@ def test_the_challenge_rules_are_options() -> None:
     assert _after_a_draw_on_red(drew=True, challenge="always").answer() == Challenge()
     with pytest.raises(ValueError, match="challenge rule"):
         HeuristicBot(challenge="sometimes")
+
+
+def test_ismcts_takes_its_prior_from_a_heuristic_fed_the_whole_record() -> None:
+    # RULE: CL-ACT-13 (ismcts keeps its heuristic's answer unless the search beats it clearly; that
+    # heuristic was fed no events of its own, so it read no draws: it challenged this WD4)
+    game = Game.from_position({
+        "fill": "draw",
+        "hands": [["R5", "R2", "G5", "B6", "Y7", "G8", "B9"], SEAT1],
+        "discard": ["R9"],
+        "draw": ["G3", "W4"],
+        "active": 1,
+    })
+    bot = IsmctsBot(iterations=20)
+    view = game.view(0)
+    bot.tracker.sync(view)
+    bot._heuristic.drawn.sync(view)
+    for action, seat in (("draw", 1), ("R5", 0), ("draw", 1), ("W4:G", 1)):
+        bot.observe([e for e in game.play(action, seat) if e.visible_to(0)])
+    view = game.view(0)
+    assert bot._heuristic.challenge_odds(view).held < 0.5
+    assert bot._heuristic.choose(view, game.legal_actions_for(0), random.Random(0)) == Accept()

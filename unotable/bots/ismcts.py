@@ -212,7 +212,8 @@ class IsmctsBot(BaseBot):
         """The work of the last search, in simulated actions (see ``max_steps``)."""
 
     def observe(self, events: Sequence[Event]) -> None:
-        self.tracker.observe(events)
+        # the heuristic shares the tracker, and keeps its own record for the challenge odds
+        self._heuristic.observe(events)
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action | None:
         self.last_iterations = 0
