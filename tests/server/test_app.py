@@ -295,7 +295,7 @@ class Client:
                     self.seq = max(self.seq, msg["seq"])
                 if msg.get("view") is not None:
                     self.view = msg["view"]
-                if msg.get("table") is not None and msg["type"] in ("update", "welcome"):
+                if msg.get("table") is not None and msg["type"] in ("update", "welcome", "presence"):
                     self.info = msg["table"]
                 if msg["type"] == "token":
                     self.token, self.seat = msg["token"], msg["seat"]
@@ -1494,6 +1494,69 @@ def test_bots_wait_their_pause(server: ServerProc) -> None:
             bot_gaps
         )
         await a.close()
+
+    asyncio.run(main())
+
+
+def test_who_is_connected_and_the_turn_clock_reach_every_client(server: ServerProc) -> None:
+    """A connection coming or going is told to the others at once (a presence frame, no command
+    counted); every update carries the seconds left to the timed seat, counted from its turn's
+    start, not reset by other frames."""
+
+    async def main() -> None:
+        match = await seat_people(
+            server, "official", bots=[None, None, "random", "random"], spectator=False, start=False,
+            turn_seconds=30, options={"target_score": 5000},
+        )
+        host, other = match.humans[0], match.humans[1]
+        seq = (await host.ping())["seq"]  # (the table's answer comes after every earlier frame)
+
+        told: list[dict[str, Any]] = []
+        start = len(host.frames)
+
+        async def presence(check: Callable[[dict[str, Any]], bool]) -> None:
+            """The next presence frame the host gets satisfies ``check``."""
+            at = host.frames.index(told[-1]) + 1 if told else start
+            told.append(await host.wait_for(lambda m: m["type"] == "presence", STEP_S, at))
+            assert check(told[-1]["table"]), told[-1]
+
+        watcher = await Client.open(server, match.table, Stream(None))
+        await presence(lambda t: t["spectators"] == 1)
+        await watcher.close()
+        await presence(lambda t: t["spectators"] == 0)
+        token = other.token
+        await other.drop()
+        await presence(lambda t: t["seats"][1]["connected"] is False)
+        again = await Client.open(server, match.table, Stream(1), token=token)
+        await presence(lambda t: t["seats"][1]["connected"] is True)
+        assert [m["seq"] for m in told] == [seq] * 4  # nothing was accepted: the seq is unchanged
+
+        started = await host.request({"type": "start"}, flush=True)
+        assert started["type"] == "update"
+        rng = random.Random(5)
+        for _ in range(60):  # until seat 0 has a turn: its clock starts near 30 s
+            if is_turn_of(0)(host) or over(host):
+                break
+            view = again.view
+            if view is not None and view["active"] == 1 and view["phase"] in TURN_PHASES:
+                action = choose(view, rng)
+                if action is not None:
+                    await again.request({"type": "act", "action": action})
+                    continue
+            await host.wait_for(lambda m: m["type"] == "update", STEP_S, len(host.frames))
+        assert is_turn_of(0)(host), host.tail()
+        updates = [m for m in host.frames if m["type"] == "update"]
+        assert all("turn_deadline" in m for m in updates)
+        first = updates[-1]["turn_deadline"]
+        assert isinstance(first, float) and 25 < first <= 30, first
+        await asyncio.sleep(1.2)
+        # a welcome (seat 1 comes back once more) says what is left of the same turn
+        late = await Client.open(server, match.table, Stream(1), token=token)
+        assert late.welcome is not None
+        left = late.welcome["table"]["turn_deadline"]
+        assert isinstance(left, float) and left <= first - 1.0, (first, left)
+        for c in (host, again, late):
+            await c.close()
 
     asyncio.run(main())
 

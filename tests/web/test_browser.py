@@ -103,10 +103,8 @@ def test_landing_page_and_language_switch(server: str, browser: Any) -> None:
         assert title is not None and "HOUSE-6" in title
         box = page.locator("#create-btn").bounding_box()
         assert box is not None and box["height"] >= 44
-        # the rules in brief: the basics, every preset, every house rule, in this language
-        page.click("#rules > summary")
-        assert page.locator("#rules dt").count() == 8 + 7
-        no_missing_strings(page)
+        # the rules are a page of their own (tests/web/test_rules_page.py), linked from here
+        assert page.get_attribute("#rules-link", "href") == "/rules"
         page.context.close()
     # switching the language mirrors the page and is remembered
     page = new_page(browser, "en-US", LAPTOP, errors)
@@ -155,11 +153,25 @@ def test_four_people_play_a_round_through_the_page(server: str, browser: Any) ->
     host.wait_for_selector(".seat-row[data-seat='3'].kind-bot")
     host.click(".seat-row[data-seat='3'] .remove-bot")
     host.wait_for_selector(".seat-row[data-seat='3'].kind-empty")
-    # ... and the settings: a 60-second turn timer from now on
+    # ... and the settings: a 60-second turn timer and the jump-in house rule from now on; the
+    # rule set's own switches show its values (official: every house rule off)
     host.click("#settings > summary")
     host.select_option("#set-timer", "60")
+    assert not host.is_checked("#set-opt-jump_in") and not host.is_checked("#set-opt-stacking")
+    host.check("#set-opt-jump_in")
     host.click("#apply-settings")
     host.wait_for_function("document.querySelector('.waiting .hint').textContent.includes('60')")
+    host.wait_for_function("window.unotable.page.table.settings.options.jump_in === true")
+    assert host.is_checked("#set-opt-jump_in")  # the applied settings show on the switches
+    # another rule set shows its own house rules (house: stacking on) until applied
+    host.select_option("#set-preset", "house")
+    assert host.is_checked("#set-opt-stacking") and host.is_checked("#set-opt-seven_zero")
+    assert host.input_value("#set-target") == "500"
+    host.select_option("#set-preset", "official")
+    assert host.input_value("#set-target") == "1"  # back to the table's rule set: its own target
+    host.uncheck("#set-opt-jump_in")
+    host.click("#apply-settings")
+    host.wait_for_function("window.unotable.page.table.settings.options.jump_in === undefined")
     for lang, viewport, name in (("ar", PHONE, "سمير"), ("fa", LAPTOP, "Dara"), ("he", LAPTOP, "Noa")):
         page = new_page(browser, lang, viewport, errors)
         page.goto(link)

@@ -120,8 +120,11 @@ class Conn:
         self.close_code = CLOSE_RESTART
         self.messages = RateLimiter(LIMITS.messages_per_second, LIMITS.message_burst)
         self.chats = RateLimiter(LIMITS.chats_per_second, LIMITS.chat_burst)
+        self.seq = -1  # the highest table seq this client was sent
 
     def send(self, msg: dict[str, Any] | None) -> None:
+        if msg is not None and isinstance(msg.get("seq"), int):
+            self.seq = max(self.seq, msg["seq"])
         self.out.put_nowait(msg)
 
 
@@ -145,6 +148,7 @@ class Runner:
         self.conns: set[Conn] = set()
         self.task: asyncio.Task[None] | None = None
         self.wake = asyncio.Event()
+        self._presence_told: Any = None  # who was connected, as last told to the clients
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name=f"table-{self.table.table_id}")
@@ -196,11 +200,13 @@ class Runner:
         msg = cmd.msg
         if msg == "connect" and conn is not None:
             self._connect(conn, cmd)
+            self.tell_presence()
             return
         if msg == "disconnect" and conn is not None:
             if conn in self.conns:  # (a tab taken over was let go already: not counted twice)
                 self.conns.discard(conn)
                 self.table.disconnected(conn.role.seat, time.time())
+                self.tell_presence()
             return
         assert conn is not None
         if msg.type == "ping":
@@ -323,6 +329,23 @@ class Runner:
             other.send(self._welcome(other, None))
         self.metrics.latency.observe(time.time() - arrived)
 
+    def _presence(self) -> Any:
+        return ([(s.kind, s.connections > 0) for s in self.table.seats], self.table.spectators)
+
+    def tell_presence(self) -> None:
+        """Tell every connection who is connected and how many watch, when that changed (a
+        connection came or went; no entry is logged for it)."""
+        now = self._presence()
+        if now == self._presence_told:
+            return
+        self._presence_told = now
+        msg = {"type": "presence", "seq": self.table.seq, "table": self.table.info(time.time())}
+        for conn in self.conns:
+            # (a cluster node's replica may lag an answer its client got from the table's owner:
+            # the update that follows carries the table then, and seq never goes back)
+            if conn.seq <= self.table.seq:
+                conn.send(msg)
+
     def _broadcast(self, entry: dict[str, Any], table_changed: bool) -> None:
         table = self.table
         now = time.time()
@@ -331,6 +354,9 @@ class Runner:
             if table_changed or entry["k"] in ("start", "rematch", "deal", "autopilot", "settings")
             else None
         )
+        if info is not None:
+            self._presence_told = self._presence()
+        deadline = table.deadline(now)
         if entry["k"] == "chat":
             for conn in self.conns:
                 conn.send(
@@ -344,7 +370,9 @@ class Runner:
                 )
             return
         for conn in self.conns:
-            msg: dict[str, Any] = {"type": "update", "seq": table.seq, "events": [], "view": None}
+            msg: dict[str, Any] = {
+                "type": "update", "seq": table.seq, "events": [], "view": None, "turn_deadline": deadline
+            }
             if table.game is not None:
                 if conn.game_no != table.games:
                     conn.game_no, conn.game_seq = table.games, 0
@@ -548,6 +576,7 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{table_id}", public_table),
         Route("/", page),
+        Route("/rules", page),
         Route("/t/{table_id}", page),
         Route("/t/{table_id}/record", record),
         WebSocketRoute("/ws/{table_id}", ws_endpoint),

@@ -275,6 +275,7 @@ class ClusterRunner(Runner):
             for _ in range(have - want):
                 table.disconnected(i, now)
         table.spectators = max(0, spectators)
+        self.tell_presence()
 
     def _presence_now(self) -> list[Any]:
         return [[s.connections for s in self.table.seats], self.table.spectators]

@@ -243,6 +243,19 @@ class Update(_Out):
     events: list[dict[str, Any]] = Field(description="new game events this client may see")
     view: dict[str, Any] | None
     table: TableInfo | None = Field(default=None, description="when the table's seats or status changed")
+    static: dict[str, Any] | None = Field(
+        default=None, description="the engine's TableInfo, when a match starts"
+    )
+    turn_deadline: float | None = Field(
+        default=None, description="seconds left for the seat to act, when timed (every update carries it)"
+    )
+
+
+class Presence(_Out):
+    """Who is connected changed (a player or a spectator came or went): no command was accepted."""
+
+    type: Literal["presence"]
+    table: TableInfo
 
 
 class ChatOut(_Out):
@@ -276,7 +289,8 @@ class Reconnect(_Out):
 
 
 ServerMessage = Annotated[
-    Welcome | TokenOut | Update | ChatOut | ErrorOut | Pong | Reconnect, Field(discriminator="type")
+    Welcome | TokenOut | Update | Presence | ChatOut | ErrorOut | Pong | Reconnect,
+    Field(discriminator="type"),
 ]
 
 

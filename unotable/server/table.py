@@ -192,10 +192,14 @@ class Table:
 
     # -- what the clients see --------------------------------------------------------------------
 
-    def info(self, now: float) -> dict[str, Any]:
-        deadline = None
+    def deadline(self, now: float) -> float | None:
+        """Seconds left for the seat whose turn is timed (None when nothing is timed)."""
         if self.settings.turn_seconds and self._timed_seat() is not None:
-            deadline = max(0.0, self.turn_started + self.settings.turn_seconds - now)
+            return max(0.0, self.turn_started + self.settings.turn_seconds - now)
+        return None
+
+    def info(self, now: float) -> dict[str, Any]:
+        deadline = self.deadline(now)
         return {
             "table": self.table_id,
             "status": self.status,

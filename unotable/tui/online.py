@@ -688,6 +688,12 @@ class OnlineClient:
             self.say(f"  [chat] {who}{you}: {clean(str(msg.get('text', '')))}")
         elif kind == "error":
             self.on_error(msg)
+        elif kind == "presence":  # someone came or went: the waiting room shows it, play goes on
+            if isinstance(msg.get("table"), dict):
+                self.info = msg["table"]
+            if self.status != "waiting":
+                return False
+            self.after_change()
         elif kind == "reconnect":
             why = clean(str(msg.get("reason", "")))
             if why.startswith("taken over"):

@@ -5,7 +5,8 @@
 import { cardBack, cardElement, cardName, COLORS, parseAction, SHAPES, sortKey } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { currentLang, isRtl, num, t } from "./i18n.js";
-import { BOT_LEVELS, PRESETS, shareBox } from "./landing.js";
+import { shareBox } from "./landing.js";
+import { BOT_LEVELS, defaultTarget, houseSwitches, PRESETS, TOGGLES } from "./options.js";
 import { store } from "./net.js";
 
 const LOG_MAX = 200;
@@ -43,7 +44,7 @@ export class TablePage {
         this.view = msg.view;
         this.error = "";
         this.addEvents(msg.events || [], false);
-        this.resetTimer(msg.table);
+        this.resetTimer(msg.table?.turn_deadline);
         break;
       case "token":
         this.you = { ...this.you, seat: msg.seat };
@@ -56,9 +57,12 @@ export class TablePage {
         if (msg.view && before && msg.view.seq !== before.seq) this.choice = null;
         this.addEvents(msg.events || [], true);
         this.moves = msg.events || [];
-        this.resetTimer(msg.table);
+        this.resetTimer(msg.turn_deadline ?? msg.table?.turn_deadline);
         break;
       }
+      case "presence":
+        this.table = msg.table;
+        break;
       case "chat":
         this.chat.push({ name: msg.name, text: msg.text });
         if (this.chat.length > LOG_MAX) this.chat.shift();
@@ -88,13 +92,12 @@ export class TablePage {
     if (state === "taken_over" || state === "gone") this.render();
   }
 
-  resetTimer(table) {
-    const secs = this.table?.settings?.turn_seconds || 0;
-    if (!secs || this.table.status !== "playing") {
+  /** The turn clock counts down from the seconds the server says are left (null: nothing timed). */
+  resetTimer(left) {
+    if (typeof left !== "number" || this.table?.status !== "playing") {
       this.turnEndsAt = null;
       return;
     }
-    const left = table && typeof table.turn_deadline === "number" ? table.turn_deadline : secs;
     this.turnEndsAt = Date.now() + left * 1000;
   }
 
@@ -455,37 +458,61 @@ export class TablePage {
       this.errorLine());
   }
 
-  /** The host's settings in the waiting room: rules, seats, turn timer, points to win. */
+  /** The host's settings in the waiting room: rules and house rules, seats, turn timer, points to win. */
   renderSettings(table) {
     const st = table.settings;
-    const preset = h("select", { id: "set-preset" }, PRESETS.map((p) => h("option", { value: p, text: t(`preset.${p}`) })));
+    const preset = h("select", { id: "set-preset", "data-key": "set-preset" }, PRESETS.map((p) => h("option", { value: p, text: t(`preset.${p}`) })));
     preset.value = st.preset;
-    const seats = h("select", { id: "set-seats" });
+    const seats = h("select", { id: "set-seats", "data-key": "set-seats" });
     for (let n = 2; n <= 10; n++) seats.append(h("option", { value: n, text: num(n) }));
     seats.value = String(st.seats);
-    const timer = h("select", { id: "set-timer" },
+    const timer = h("select", { id: "set-timer", "data-key": "set-timer" },
       [0, 20, 30, 60, 90, 120].map((x) => h("option", { value: x, text: x ? t("create.seconds", { n: x }) : t("create.no_timer") })));
     timer.value = String(st.turn_seconds || 0);
     if (!timer.value) timer.value = "0";
-    const target = h("input", { id: "set-target", type: "number", min: 1, max: 100000, inputmode: "numeric" });
-    target.value = String(st.options?.target_score ?? (st.preset === "no-mercy" ? 1000 : 500));
+    const target = h("input", { id: "set-target", "data-key": "set-target", type: "number", min: 1, max: 100000, inputmode: "numeric" });
+    // the table's points to win, or another rule set's own
+    const goalOf = (name) => String(name === st.preset ? st.options?.target_score ?? defaultTarget(name) : defaultTarget(name));
+    target.value = goalOf(st.preset);
+    const switches = houseSwitches("set-opt");
     const field = (id, label, control) => h("div", { class: "field" }, h("label", { for: id, text: label }), control);
+    // what the host changed but has not applied yet survives the re-renders of other updates
     const draft = this.settingsDraft || {};
     for (const [el, key] of [[preset, "preset"], [seats, "seats"], [timer, "timer"], [target, "target"]]) {
       if (draft[key] !== undefined) el.value = draft[key];
       el.addEventListener("change", () => { this.settingsDraft = { ...(this.settingsDraft || {}), [key]: el.value }; });
     }
+    switches.set(preset.value, preset.value === st.preset ? st.options || {} : {});
+    for (const [opt, on] of Object.entries(draft.switches || {})) {
+      if (!switches.boxes[opt].disabled) switches.boxes[opt].checked = on;
+    }
+    for (const [opt, box] of Object.entries(switches.boxes)) {
+      box.addEventListener("change", () => {
+        const d = this.settingsDraft || {};
+        this.settingsDraft = { ...d, switches: { ...(d.switches || {}), [opt]: box.checked } };
+      });
+    }
+    preset.addEventListener("change", () => {
+      // another rule set: its own house rules and points to win, until the host changes them
+      this.settingsDraft = { ...(this.settingsDraft || {}), switches: {}, target: goalOf(preset.value) };
+      switches.set(preset.value, preset.value === st.preset ? st.options || {} : {});
+      target.value = goalOf(preset.value);
+    });
     const apply = () => {
       this.settingsDraft = null;
-      const options = { ...(st.options || {}) };
+      // options the switches do not show (set through the API) are kept while the rule set stays
+      const kept = preset.value === st.preset ? { ...(st.options || {}) } : {};
+      for (const tg of TOGGLES) delete kept[tg.opt];
+      delete kept.target_score;
+      const options = { ...kept, ...switches.read(preset.value) };
       const goal = Number(target.value);
-      if (Number.isInteger(goal) && goal >= 1) options.target_score = goal;
-      if (preset.value !== st.preset) delete options.stacking; // a preset's own stacking applies
+      if (Number.isInteger(goal) && goal >= 1 && goal !== defaultTarget(preset.value)) options.target_score = goal;
       this.send({ type: "settings", preset: preset.value, seats: Number(seats.value), turn_seconds: Number(timer.value), options });
     };
     return h("details", { class: "settings-box", id: "settings" },
       h("summary", { text: t("wait.settings") }),
       h("div", { class: "row" }, field("set-preset", t("create.preset"), preset), field("set-seats", t("create.seats"), seats)),
+      switches.element,
       h("div", { class: "row" }, field("set-timer", t("create.timer"), timer), field("set-target", t("create.target"), target)),
       h("button", { type: "button", id: "apply-settings", "data-key": "apply-settings", text: t("wait.apply"), onclick: apply }));
   }

@@ -1,0 +1,87 @@
+// The rule sets and house rules a host chooses from, and the switches that choose them: written
+// once for the landing page's form and the waiting room's settings.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export const PRESETS = [
+  "official", "house", "no-mercy", "two-player", "partners",
+  "official-112-swap", "official-112-shuffle", "official-112-blank",
+];
+export const BOT_LEVELS = ["random", "rule-v1", "heuristic", "ismcts"];
+
+/** The house rules offered as switches: option, rule IDs (docs/rules.md), on value, off value. */
+export const TOGGLES = [
+  { opt: "stacking", ids: "HOUSE-1, HOUSE-2, NM-6", on: "same_kind", off: "none" },
+  { opt: "jump_in", ids: "HOUSE-6, HOUSE-7, NET-8", on: true, off: false },
+  { opt: "seven_zero", ids: "HOUSE-9, HOUSE-10, NM-13", on: true, off: false },
+  { opt: "draw_until_playable", ids: "CL-DRAW-4, NM-4", on: true, off: false },
+  { opt: "force_play", ids: "CL-DRAW-3", on: true, off: false },
+  { opt: "bounce_draw_two", ids: "HOUSE-13", on: true, off: false },
+  { opt: "defend_wd4_with_draw_two", ids: "HOUSE-14", on: true, off: false },
+];
+
+/** Each preset's values of the switched options (docs/rules.md §12); anything unlisted is off. */
+const PRESET_ON = {
+  house: { stacking: "same_kind", jump_in: true, seven_zero: true, draw_until_playable: true },
+  "no-mercy": { stacking: "by_value", seven_zero: true, draw_until_playable: true, force_play: true },
+};
+/** Under No Mercy these are fixed (7-0 is always on; bounce and defend do not exist there). */
+const NO_MERCY_FIXED = new Set(["seven_zero", "bounce_draw_two", "defend_wd4_with_draw_two"]);
+
+export function presetValue(preset, opt) {
+  return (PRESET_ON[preset] || {})[opt] ?? TOGGLES.find((x) => x.opt === opt).off;
+}
+
+export function defaultTarget(preset) {
+  return preset === "no-mercy" ? 1000 : 500;
+}
+
+/**
+ * The house-rule switches as a fieldset. `prefix` makes the ids unique on the page ("opt" on the
+ * landing page, "set-opt" in the waiting room). set(preset, options) shows a preset with the given
+ * option overrides; read(preset) gives the overrides the switches ask for (only those that differ
+ * from the preset, so a table keeps the preset's own values, such as No Mercy's stacking by value).
+ */
+export function houseSwitches(prefix) {
+  const element = h("fieldset", { class: "toggles", id: `${prefix}-switches` }, h("legend", { text: t("create.house") }));
+  const boxes = {};
+  for (const tg of TOGGLES) {
+    const id = `${prefix}-${tg.opt}`;
+    const box = h("input", { type: "checkbox", id, name: tg.opt, role: "switch", "data-key": id });
+    boxes[tg.opt] = box;
+    element.append(
+      h(
+        "label",
+        { class: "toggle", for: id, title: t("create.rule_ids", { ids: tg.ids }) },
+        box,
+        h("span", { class: "toggle-text" },
+          h("strong", {}, t(`opt.${tg.opt}`), " ",
+            h("a", {
+              href: `/rules#opt-${tg.opt}`, class: "rule-link", target: "_blank", rel: "noopener",
+              "aria-label": t("rules.about", { name: t(`opt.${tg.opt}`) }), text: "?",
+            })),
+          h("span", { class: "hint", text: t(`opt.${tg.opt}.desc`) }),
+          h("span", { class: "rule-ids", text: tg.ids, dir: "ltr" })),
+      ),
+    );
+  }
+  const set = (preset, options = {}) => {
+    for (const tg of TOGGLES) {
+      const v = options[tg.opt] ?? presetValue(preset, tg.opt);
+      boxes[tg.opt].checked = v !== tg.off;
+      boxes[tg.opt].disabled = preset === "no-mercy" && NO_MERCY_FIXED.has(tg.opt);
+    }
+  };
+  const read = (preset) => {
+    const options = {};
+    for (const tg of TOGGLES) {
+      if (boxes[tg.opt].disabled) continue;
+      const base = presetValue(preset, tg.opt);
+      const wanted = boxes[tg.opt].checked ? (base !== tg.off ? base : tg.on) : tg.off;
+      if (wanted !== base) options[tg.opt] = wanted;
+    }
+    return options;
+  };
+  return { element, boxes, set, read };
+}
