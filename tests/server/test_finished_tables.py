@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -32,8 +33,11 @@ def _start(data: Path) -> tuple[subprocess.Popen[str], str]:
 
 
 def _get(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=10) as resp:
-        return resp.status, resp.read()
+    try:
+        with urllib.request.urlopen(url, timeout=10) as resp:
+            return resp.status, resp.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
 
 
 async def _play_to_the_end(ws_url: str, host: str) -> None:
@@ -81,6 +85,14 @@ def test_a_finished_table_is_loaded_after_a_restart_and_can_rematch(tmp_path: Pa
             "/ws/" + made["table"]
         before, after = asyncio.run(_rematch(ws_url, made["host_token"]))
         assert (before, after) == ("match_over", "playing")
+        # the first match's record stays: by default (the latest finished match) and by number;
+        # the match being played keeps its seed until it is over
+        table = f"{base}/t/{made['table']}/record"
+        assert json.loads(_get(table)[1]) == json.loads(record)
+        assert json.loads(_get(table + "?match=1")[1]) == json.loads(record)
+        assert _get(table + "?match=2")[0] == 409
+        assert _get(table + "?match=3")[0] == 404
+        assert _get(table + "?match=first")[0] == 400
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait()

@@ -554,13 +554,20 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
                 return _problem(ErrorCode.INVALID, "no such table", 404)
             table = Table(table_id, stored.doc)
             table.replay(stored.entries, time.time())
-        rec = table.record()
+        asked = request.query_params.get("match")
+        if asked is not None and not (asked.isdigit() and 1 <= int(asked) <= 10_000):
+            return _problem(ErrorCode.INVALID, "match must be a match number (1 for the first)", 400)
+        match = None if asked is None else int(asked)
+        rec = table.record(match)
         if rec is None:
-            return _problem(ErrorCode.FORBIDDEN, "the record is published once the match is over", 409)
+            if match is not None and match > table.games:
+                return _problem(ErrorCode.INVALID, f"this table has played {table.games} match(es)", 404)
+            return _problem(ErrorCode.FORBIDDEN, "a match's record is published once it is over", 409)
+        name = f"unotable-{table_id}" + (f"-{match}" if match is not None else "")
         return Response(
             rec.to_json(indent=1),
             media_type="application/json",
-            headers={"content-disposition": f'attachment; filename="unotable-{table_id}.json"'},
+            headers={"content-disposition": f'attachment; filename="{name}.json"'},
         )
 
     async def page(request: Request) -> Response:

@@ -178,6 +178,7 @@ class Table:
         self.seq = 0
         self.game: Game | None = None
         self.games = 0
+        self.past: list[Record] = []  # the records of the matches before a rematch, in order
         self.bots: dict[int, Bot] = {}
         self.bot_rngs: dict[int, random.Random] = {}
         self._fed = 0
@@ -235,10 +236,18 @@ class Table:
             return []
         return [e.to_dict() for e in self.game.events_since(since, role.seat)]
 
-    def record(self) -> Record | None:
-        """The game's record with the seed (only once the match is over: the seed is secret till then)."""
-        if self.game is None or self.status != "match_over":
+    def record(self, match: int | None = None) -> Record | None:
+        """A finished match's record with its seed (the seed is secret until the match is over):
+        match ``n`` (1 for the table's first), or by default the latest finished one (the match
+        before a rematch while the new one is played). None when there is no such finished match."""
+        over = self.game is not None and self.status == "match_over"
+        finished = len(self.past) + (1 if over else 0)
+        n = finished if match is None else match
+        if not 1 <= n <= finished:
             return None
+        if n <= len(self.past):
+            return self.past[n - 1]
+        assert self.game is not None
         return Record.from_game(self.game, names=self.names())
 
     # -- deciding: a client message becomes a log entry, or a ProtocolError ------------------------
@@ -411,6 +420,8 @@ class Table:
         elif kind == "chat":
             pass
         elif kind in ("start", "rematch"):
+            if kind == "rematch" and self.game is not None:
+                self.past.append(Record.from_game(self.game, names=self.names()))
             events = self._start_game(entry["seed"], now)
         elif kind == "deal":
             assert self.game is not None
