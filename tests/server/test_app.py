@@ -1586,6 +1586,12 @@ def test_a_silent_seat_times_out_then_autopilot_and_the_round_ends(server: Serve
         on = await silent.wait_for(autopilot(True), 30)
         assert time.monotonic() - began >= 0.5  # two turns of 0.3 s (the first may have begun before)
         assert on["table"]["seats"][1]["connected"] is True
+        # every client was told whose time ran out, with the default action's events
+        await host.wait_for(autopilot(True), STEP_S, 0)
+        for c in (host, silent):
+            late = [m for m in c.frames if m.get("timed_out") is not None]
+            assert [m["timed_out"] for m in late] == [1, 1], [_short(m) for m in late]
+            assert all(m["events"] for m in late)
         # the player comes back by acting: the seat is its own again, and it plays to the end
         await play_person(
             silent,

@@ -373,6 +373,8 @@ class Runner:
             msg: dict[str, Any] = {
                 "type": "update", "seq": table.seq, "events": [], "view": None, "turn_deadline": deadline
             }
+            if entry.get("by") == "timeout":
+                msg["timed_out"] = entry["seat"]
             if table.game is not None:
                 if conn.game_no != table.games:
                     conn.game_no, conn.game_seq = table.games, 0

@@ -249,6 +249,9 @@ class Update(_Out):
     turn_deadline: float | None = Field(
         default=None, description="seconds left for the seat to act, when timed (every update carries it)"
     )
+    timed_out: int | None = Field(
+        default=None, description="the seat whose time ran out: the server made its default action"
+    )
 
 
 class Presence(_Out):
