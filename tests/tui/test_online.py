@@ -436,6 +436,26 @@ def test_the_server_may_ask_for_a_reconnect(tmp_path: Path) -> None:
     assert "Could not show a message from the server" in out.getvalue()
 
 
+def test_presence_and_a_timed_out_seat_are_told(tmp_path: Path) -> None:
+    import asyncio
+
+    out = io.StringIO()
+    client = OnlineClient("http://h:1/t/abc", out=out, ask=lambda p: "", tokens=TokenStore(tmp_path))
+    seats = [
+        {"seat": i, "kind": "human", "name": name, "level": None, "connected": on, "autopilot": False}
+        for i, (name, on) in enumerate((("Ann", True), ("Bo", False)))
+    ]
+    table = {"table": "abc", "status": "waiting", "settings": {"preset": "official"}, "seats": seats,
+             "spectators": 2, "turn_deadline": None}
+    assert not asyncio.run(client.handle({"type": "presence", "seq": 2, "table": table}))
+    assert client.info == table  # the waiting room is shown again with who is here
+    assert "Bo" in out.getvalue()
+    assert not asyncio.run(client.handle({"type": "update", "seq": 3, "view": None, "events": [],
+                                           "turn_deadline": None, "timed_out": 1}))
+    assert "Bo ran out of time: the table made the usual move." in out.getvalue()
+    assert "Could not show" not in out.getvalue()
+
+
 class FakeSocket:
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []

@@ -803,7 +803,7 @@ class OnlineClient:
                 self._table_key = None  # a new round: show the table again
         late = msg.get("timed_out")
         if isinstance(late, int):
-            names = self.names()
+            names = self.names
             who = names[late] if 0 <= late < len(names) else f"Seat {late}"
             self.say(self.style.dim(f"  {who} ran out of time: the table made the usual move."))
         self.show_events(msg.get("events") or [])
