@@ -1,9 +1,10 @@
-// The browser table's entry point: picks the language, then draws the landing page ("/") or a
-// table ("/t/ID") and connects it. Plain ES modules, no build step.
+// The browser table's entry point: picks the language, then draws the landing page ("/"), the
+// rules page ("/rules") or a table ("/t/ID") and connects it. Plain ES modules, no build step.
 
 import { initialLang, onLangChange, setLang } from "./i18n.js";
 import { renderLanding } from "./landing.js";
 import { Connection, store } from "./net.js";
+import { renderRules } from "./rules.js";
 import { TablePage } from "./table.js";
 
 async function main() {
@@ -13,6 +14,12 @@ async function main() {
   select.value = document.documentElement.lang;
   select.addEventListener("change", () => setLang(select.value));
 
+  if (location.pathname === "/rules") {
+    document.getElementById("help-link").setAttribute("aria-current", "page");
+    renderRules(main, { first: true });
+    onLangChange(() => renderRules(main));
+    return;
+  }
   const match = /^\/t\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
   if (!match) {
     renderLanding(main);
@@ -20,6 +27,8 @@ async function main() {
     return;
   }
   const tableId = match[1];
+  // the rules open beside the table, which stays connected
+  Object.assign(document.getElementById("help-link"), { target: "_blank", rel: "noopener" });
   // a private link from another device ("#seat=TOKEN&host=TOKEN") takes the seat over here; the
   // fragment never reaches the server, and it is removed from the address at once
   const fragment = new URLSearchParams(location.hash.slice(1));

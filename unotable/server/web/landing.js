@@ -5,35 +5,10 @@
 import { copyText, clear, h } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { store } from "./net.js";
+import { BOT_LEVELS, defaultTarget, houseSwitches, PRESETS } from "./options.js";
 import { qrSvg } from "./qr.js";
 
-export const PRESETS = [
-  "official", "house", "no-mercy", "two-player", "partners",
-  "official-112-swap", "official-112-shuffle", "official-112-blank",
-];
-export const BOT_LEVELS = ["random", "rule-v1", "heuristic", "ismcts"];
-
-/** The house rules offered as toggles: option, rule IDs (docs/rules.md), on value, off value. */
-const TOGGLES = [
-  { opt: "stacking", ids: "HOUSE-1, HOUSE-2, NM-6", on: "same_kind", off: "none" },
-  { opt: "jump_in", ids: "HOUSE-6, HOUSE-7, NET-8", on: true, off: false },
-  { opt: "seven_zero", ids: "HOUSE-9, HOUSE-10, NM-13", on: true, off: false },
-  { opt: "draw_until_playable", ids: "CL-DRAW-4, NM-4", on: true, off: false },
-  { opt: "force_play", ids: "CL-DRAW-3", on: true, off: false },
-  { opt: "bounce_draw_two", ids: "HOUSE-13", on: true, off: false },
-  { opt: "defend_wd4_with_draw_two", ids: "HOUSE-14", on: true, off: false },
-];
-
-/** Each preset's values of the toggled options (docs/rules.md §12); anything unlisted is off. */
-const PRESET_ON = {
-  house: { stacking: "same_kind", jump_in: true, seven_zero: true, draw_until_playable: true },
-  "no-mercy": { stacking: "by_value", seven_zero: true, draw_until_playable: true, force_play: true },
-};
-const NO_MERCY_FIXED = new Set(["seven_zero", "bounce_draw_two", "defend_wd4_with_draw_two"]);
-
-function presetValue(preset, opt) {
-  return (PRESET_ON[preset] || {})[opt] ?? TOGGLES.find((x) => x.opt === opt).off;
-}
+export { BOT_LEVELS, PRESETS };
 
 export function renderLanding(root) {
   clear(root);
@@ -44,23 +19,7 @@ export function renderLanding(root) {
     PRESETS.map((p) => h("option", { value: p, text: t(`preset.${p}`) })),
   );
   const presetDesc = h("p", { class: "hint", id: "preset-desc" });
-  const toggles = h("fieldset", { class: "toggles" }, h("legend", { text: t("create.house") }));
-  const boxes = {};
-  for (const tg of TOGGLES) {
-    const box = h("input", { type: "checkbox", id: `opt-${tg.opt}`, name: tg.opt, role: "switch" });
-    boxes[tg.opt] = box;
-    toggles.append(
-      h(
-        "label",
-        { class: "toggle", for: `opt-${tg.opt}`, title: t("create.rule_ids", { ids: tg.ids }) },
-        box,
-        h("span", { class: "toggle-text" },
-          h("strong", { text: t(`opt.${tg.opt}`) }),
-          h("span", { class: "hint", text: t(`opt.${tg.opt}.desc`) }),
-          h("span", { class: "rule-ids", text: tg.ids, dir: "ltr" })),
-      ),
-    );
-  }
+  const switches = houseSwitches("opt");
   const seats = h("select", { id: "seats", name: "seats" });
   const bots = h("select", { id: "bots", name: "bots" });
   const level = h("select", { id: "bot-level", name: "bot_level" },
@@ -92,12 +51,8 @@ export function renderLanding(root) {
   function onPreset() {
     const preset = presetSel.value;
     presetDesc.textContent = t(`preset.${preset}.desc`);
-    for (const tg of TOGGLES) {
-      const v = presetValue(preset, tg.opt);
-      boxes[tg.opt].checked = v !== tg.off;
-      boxes[tg.opt].disabled = preset === "no-mercy" && NO_MERCY_FIXED.has(tg.opt);
-    }
-    target.value = preset === "no-mercy" ? "1000" : "500";
+    switches.set(preset);
+    target.value = String(defaultTarget(preset));
     fillSeats();
   }
   presetSel.addEventListener("change", onPreset);
@@ -111,7 +66,7 @@ export function renderLanding(root) {
     h("p", { class: "lead", text: t("create.lead") }),
     field("preset", t("create.preset"), presetSel),
     presetDesc,
-    toggles,
+    switches.element,
     h("div", { class: "row" },
       field("seats", t("create.seats"), seats),
       field("bots", t("create.bots"), bots),
@@ -123,21 +78,17 @@ export function renderLanding(root) {
     h("button", { type: "submit", class: "primary big", id: "create-btn", text: t("create.submit") }),
   );
   onPreset();
-  root.append(form, rulesBox());
+  root.append(form, h("p", { class: "panel rules-teaser" },
+    h("a", { href: "/rules", id: "rules-link", class: "button", text: t("rules.title") }),
+    h("span", { class: "hint", text: t("rules.teaser") })));
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     error.textContent = "";
     const preset = presetSel.value;
-    const options = {};
-    for (const tg of TOGGLES) {
-      if (boxes[tg.opt].disabled) continue;
-      const base = presetValue(preset, tg.opt);
-      const wanted = boxes[tg.opt].checked ? (base !== tg.off ? base : tg.on) : tg.off;
-      if (wanted !== base) options[tg.opt] = wanted;
-    }
+    const options = switches.read(preset);
     const goal = Number(target.value);
-    if (Number.isInteger(goal) && goal >= 1 && goal !== (preset === "no-mercy" ? 1000 : 500)) options.target_score = goal;
+    if (Number.isInteger(goal) && goal >= 1 && goal !== defaultTarget(preset)) options.target_score = goal;
     const n = Number(seats.value);
     const nb = Number(bots.value);
     const body = {
@@ -169,22 +120,6 @@ export function renderLanding(root) {
       btn.disabled = false;
     }
   });
-}
-
-/** The rules in brief, in the project's own words: the basics, every preset, every house rule. */
-function rulesBox() {
-  const dl = (items) => h("dl", { class: "rules-list" }, items.flatMap(([term, text, ids]) => [
-    h("dt", {}, term, ids ? h("span", { class: "rule-ids", dir: "ltr", text: ` ${ids}` }) : null),
-    h("dd", { text }),
-  ]));
-  return h("details", { class: "panel rules", id: "rules" },
-    h("summary", { text: t("rules.title") }),
-    h("h2", { text: t("rules.basics") }),
-    ["rules.b1", "rules.b2", "rules.b3", "rules.b4"].map((k) => h("p", { text: t(k) })),
-    h("h2", { text: t("rules.presets") }),
-    dl(PRESETS.map((p) => [t(`preset.${p}`), t(`preset.${p}.desc`), null])),
-    h("h2", { text: t("rules.house") }),
-    dl(TOGGLES.map((tg) => [t(`opt.${tg.opt}`), t(`opt.${tg.opt}.desc`), tg.ids])));
 }
 
 /** The share panel: the link, a copy button, the share sheet where there is one, and the way in. */
