@@ -55,6 +55,10 @@ export class TablePage {
         if (msg.static) this.static = msg.static;
         this.view = msg.view;
         if (msg.view && before && msg.view.seq !== before.seq) this.choice = null;
+        if (typeof msg.timed_out === "number") {
+          const e = { type: "timed_out", seat: msg.timed_out, seq: (msg.events || [])[0]?.seq ?? msg.view?.seq ?? 0 };
+          this.addEvents([e], true);
+        }
         this.addEvents(msg.events || [], true);
         this.moves = msg.events || [];
         this.resetTimer(msg.turn_deadline ?? msg.table?.turn_deadline);
@@ -144,6 +148,8 @@ export class TablePage {
     const n = (s) => this.name(s);
     const cardList = (cards) => cards.map(cardName).join(t("list.sep"));
     switch (e.type) {
+      case "timed_out": // not an engine event: the server's word that it moved for the seat
+        return t("ev.timed_out", { name: n(e.seat) });
       case "dealer_chosen":
         return t("ev.dealer", { name: n(e.dealer) });
       case "round_started":
