@@ -240,3 +240,14 @@ def test_a_round_against_bots_through_the_page(server: str, other_browser: Brows
         b.wait_selector("#rematch")
     assert b.evaluate("document.querySelectorAll('.log li').length") > 0
     assert_clean(b)
+
+    # the table in Arabic: the other seats run from the right
+    xs = "[...document.querySelectorAll('.seats .seat')].map((e) => e.getBoundingClientRect().x)"
+    seats = b.evaluate(xs)
+    assert len(seats) == 3 and seats == sorted(seats), seats
+    b.select("#lang-select", "ar")
+    b.wait_for("document.documentElement.dir === 'rtl' && document.documentElement.lang === 'ar'")
+    seats = b.evaluate(xs)
+    assert len(seats) == 3 and seats == sorted(seats, reverse=True), seats
+    b.screenshot(ARTIFACTS / f"{b.name}-table-ar-1280.png")
+    assert_clean(b)
