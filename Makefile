@@ -64,11 +64,19 @@ lint: venv
 typecheck: venv
 	$(BIN)/mypy
 
-# The browser table's tests (tests/web) drive Debian's chromium through Playwright: installed here
-# when missing (as root), else make test stops and says what to install.
+# The browser table's tests (tests/web) drive Debian's chromium through Playwright, firefox-esr over
+# WebDriver BiDi and WebKitGTK's MiniBrowser through WebKitWebDriver (webkit2gtk-driver) on an Xvfb
+# display: what is missing is installed here in one apt-get call (as root), else make test stops and
+# says what to install.
+BROWSER_TOOLS := chromium:chromium firefox-esr:firefox-esr WebKitWebDriver:webkit2gtk-driver Xvfb:xvfb
+
 test: venv
-	@command -v chromium >/dev/null || [ "$$(id -u)" = 0 ] || { echo "make test: the browser tests need chromium; run 'sudo apt-get install chromium' or make test as root" >&2; exit 1; }
-	command -v chromium >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
+	@missing=; for tool in $(BROWSER_TOOLS); do command -v $${tool%%:*} >/dev/null || missing="$$missing $${tool#*:}"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" != 0 ]; then echo "make test: the browser tests need$$missing; run 'sudo apt-get install$$missing' or make test as root" >&2; exit 1; fi; \
+	  echo "apt-get install$$missing"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/mypy
 	$(BIN)/pytest -q
