@@ -202,22 +202,45 @@ def test_the_challenge_rules_are_options() -> None:
         HeuristicBot(challenge="sometimes")
 
 
-def test_ismcts_takes_its_prior_from_a_heuristic_fed_the_whole_record() -> None:
-    # RULE: CL-ACT-13 (ismcts keeps its heuristic's answer unless the search beats it clearly; that
-    # heuristic was fed no events of its own, so it read no draws: it challenged this WD4)
-    game = Game.from_position({
-        "fill": "draw",
-        "hands": [["R5", "R2", "G5", "B6", "Y7", "G8", "B9"], SEAT1],
-        "discard": ["R9"],
-        "draw": ["G3", "W4"],
-        "active": 1,
-    })
-    bot = IsmctsBot(iterations=20)
+def _ismcts_at(
+    position: dict[str, Any], moves: list[tuple[str, int]], **options: Any
+) -> tuple[Game, IsmctsBot]:
+    """An ismcts bot at seat 0 of ``position``, fed the events of ``moves`` as the arena feeds them."""
+    game = Game.from_position({"fill": "draw", **position})
+    bot = IsmctsBot(iterations=40, **options)
     view = game.view(0)
     bot.tracker.sync(view)
     bot._heuristic.drawn.sync(view)
-    for action, seat in (("draw", 1), ("R5", 0), ("draw", 1), ("W4:G", 1)):
+    for action, seat in moves:
         bot.observe([e for e in game.play(action, seat) if e.visible_to(0)])
+    return game, bot
+
+
+def test_ismcts_takes_its_prior_from_a_heuristic_fed_the_whole_record() -> None:
+    # RULE: CL-ACT-13 (ismcts keeps its heuristic's answer unless the search beats it clearly; that
+    # heuristic was fed no events of its own, so it read no draws: it challenged this WD4)
+    game, bot = _ismcts_at(
+        {"hands": [["R5", "R2", "G5", "B6", "Y7", "G8", "B9"], SEAT1], "discard": ["R9"],
+         "draw": ["G3", "W4"], "active": 1},
+        [("draw", 1), ("R5", 0), ("draw", 1), ("W4:G", 1)],
+    )
     view = game.view(0)
     assert bot._heuristic.challenge_odds(view).held < 0.5
     assert bot._heuristic.choose(view, game.legal_actions_for(0), random.Random(0)) == Accept()
+
+
+def test_ismcts_challenges_by_the_heuristics_odds() -> None:
+    # RULE: CL-ACT-12 (a WD4 played at once from eight unknown cards: the heuristic's odds challenge
+    # it. With beliefs the samples hold a Wild Draw Four legal while its victim holds more than three
+    # cards, so a search of the answer accepts: it never meets a bluff)
+    position = {
+        "hands": [["R5", "R2", "G5", "B6", "Y7", "G8", "B9"], [*SEAT1, "W4"]],
+        "discard": ["R9"],
+        "draw": ["G3"],
+        "active": 1,
+    }
+    for options in ({}, {"beliefs": True}, {"search_challenge": True}):
+        game, bot = _ismcts_at(position, [("W4:G", 1)], **options)
+        assert bot.choose(game.view(0), game.legal_actions_for(0), random.Random(0)) == Challenge()
+    game, bot = _ismcts_at(position, [("W4:G", 1)], beliefs=True, search_challenge=True)
+    assert bot.choose(game.view(0), game.legal_actions_for(0), random.Random(0)) == Accept()

@@ -32,7 +32,10 @@ choices, so it is also a model of that opponent):
 Before searching, the bot takes the forced and obvious moves without search: a single candidate
 (after dropping unflagged twins of plays that can carry the UNO flag, and the colors of a
 last-card wild), or a play that goes out at once. Calls, catches and jump-ins follow the
-heuristic (:mod:`unotable.bots.heuristic`).
+heuristic (:mod:`unotable.bots.heuristic`), and so does the answer to a Wild Draw Four that may
+be challenged (the heuristic's odds, its rule 6, which read the draws and learn how readily each
+seat bluffs); ``search_challenge=True`` searches that answer like any other, which the samples'
+opponent model misjudges (with ``beliefs`` it never meets a bluff against a long hand).
 
 The budget is deterministic: at most ``iterations`` playouts and at most ``max_steps`` units of
 work per decision (one unit per simulated action, five per determinization), with at least one
@@ -64,7 +67,7 @@ import time
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from unotable.actions import CALL_UNO, CATCH, Action, CallUno, Catch, Play
+from unotable.actions import CALL_UNO, CATCH, Action, CallUno, Catch, Challenge, Play
 from unotable.bots import policy
 from unotable.bots.base import BaseBot, best_uno, is_turn
 from unotable.bots.heuristic import HeuristicBot
@@ -189,6 +192,7 @@ class IsmctsBot(BaseBot):
         halving: bool = False,
         prior_z: float = 1.0,
         beliefs: bool = False,
+        search_challenge: bool = False,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations!r}")
@@ -203,6 +207,7 @@ class IsmctsBot(BaseBot):
         self.horizon = None if horizon is None else int(horizon)
         self.halving = bool(halving)
         self.prior_z = float(prior_z)
+        self.search_challenge = bool(search_challenge)
         self.tracker = Tracker(beliefs=beliefs)
         self._heuristic = HeuristicBot()
         self._heuristic.tracker = self.tracker
@@ -226,7 +231,7 @@ class IsmctsBot(BaseBot):
         for a in legal:
             if isinstance(a, Catch | CallUno):
                 return a
-        if not is_turn(view):
+        if not is_turn(view) or (not self.search_challenge and any(isinstance(a, Challenge) for a in legal)):
             return self._heuristic.choose(view, legal, rng)
         candidates = _turn_candidates(legal, len(view.hand))
         if len(candidates) == 1:
