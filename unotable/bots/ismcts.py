@@ -48,7 +48,9 @@ or No Mercy round is three or four times longer than a classic one; the work cap
 iterations measured the same strength within their intervals (the README's table): the evaluation
 and the opponent model, not the sample count, limit it. ``beliefs`` lets the determinizations
 believe that seats draw only when stuck (see :class:`~unotable.determinize.Tracker`); it is off
-by default (it measured no stronger).
+by default: it measured no stronger, also once the tracker kept every draw's inference (31.4%
+[28.3-34.7] of 800 four-seat rounds against three heuristic bots, 31.1% [28.0-34.4] for the
+earlier code without it, on the same rounds).
 
 >>> import random
 >>> from unotable.game import Game
