@@ -9,6 +9,10 @@ package, and the fitted weights as an ``EvalWeights``. The bench extra provides 
 
     .venv/bin/python benchmarks/fit_eval.py --seats 4 --rounds 20000 --seed 2   # EVAL_TABLE
     .venv/bin/python benchmarks/fit_eval.py --seats 2 --rounds 20000 --seed 3   # EVAL_HEADS_UP
+
+``--threat`` also fits three candidate features that the evaluation lacks (a seat's attack cards,
+Skips, Draw Twos and Wild Draw Fours, while the seat after it holds one card, or two; whether it
+holds any while that seat holds one) and prints the held-out NLL with and without them.
 """
 from __future__ import annotations
 
@@ -47,8 +51,20 @@ def features(st: State, seat: int) -> list[float]:
     ]
 
 
-def snapshots(seats: int, rounds: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Features (snapshot x seat-from-active x feature, distance one-hots last) and winners."""
+THREAT = ("attack_next_one", "attack_next_two", "any_attack_next_one")
+
+
+def threat(st: State, seat: int, nxt: int) -> list[float]:
+    """The :data:`THREAT` features of ``seat``, whose next seat is ``nxt``."""
+    attack = sum(1 for c in st.hands[seat] if c == WILD_DRAW_FOUR or (
+        c < NUM_COLORED_IDS and (ID_DRAW_VALUE[c] > 0 or ID_RANK[c] == Rank.SKIP)))
+    size = len(st.hands[nxt])
+    return [attack * (size == 1), attack * (size == 2), float(attack > 0 and size == 1)]
+
+
+def snapshots(seats: int, rounds: int, seed: int, extra: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Features (snapshot x seat-from-active x feature, distance one-hots last) and winners; with
+    ``extra`` the :data:`THREAT` features follow the hand features."""
     pick = random.Random(seed)
     xs: list[list[list[float]]] = []
     ys: list[int] = []
@@ -59,8 +75,8 @@ def snapshots(seats: int, rounds: int, seed: int) -> tuple[np.ndarray, np.ndarra
         while st.phase < Phase.ROUND_OVER and steps < 3000:
             if st.phase == Phase.PLAY and pick.random() < 0.15:
                 order = [(st.active + k * st.direction) % seats for k in range(seats)]
-                rows = [features(st, s) + [float(k == j) for j in range(1, seats)]
-                        for k, s in enumerate(order)]
+                rows = [features(st, s) + (threat(st, s, order[(k + 1) % seats]) if extra else [])
+                        + [float(k == j) for j in range(1, seats)] for k, s in enumerate(order)]
                 taken.append((order, rows))
             policy.step(st)
             steps += 1
@@ -108,10 +124,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seats", type=int, default=4)
     p.add_argument("--rounds", type=int, default=20_000)
     p.add_argument("--seed", type=int, default=2)
+    p.add_argument("--threat", action="store_true", help="also fit the THREAT features and compare")
     args = p.parse_args(argv)
-    x, y = snapshots(args.seats, args.rounds, args.seed)
+    x, y = snapshots(args.seats, args.rounds, args.seed, extra=args.threat)
     order = np.random.default_rng(0).permutation(len(y))
     train, test = order[: int(0.8 * len(y))], order[int(0.8 * len(y)):]
+    if args.threat:
+        k = len(FEATURES)
+        wide = fit(x[train], y[train])
+        print(f"with {', '.join(THREAT)}: held-out NLL {nll(wide, x[test], y[test]):.4f}, weights "
+              + ", ".join(f"{v:.3f}" for v in wide[k:k + len(THREAT)]))
+        x = np.delete(x, range(k, k + len(THREAT)), axis=2)
     w = fit(x[train], y[train])
     current = EVAL_HEADS_UP if args.seats == 2 else EVAL_TABLE
     print(f"{len(y)} snapshots from {args.rounds} rounds, {args.seats} seats")
