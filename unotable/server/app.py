@@ -356,7 +356,7 @@ class Runner:
         )
         if info is not None:
             self._presence_told = self._presence()
-        deadline = table.deadline(now)
+        deadline = table.deadline(now) if info is None else info["turn_deadline"]
         if entry["k"] == "chat":
             for conn in self.conns:
                 conn.send(
@@ -406,12 +406,9 @@ class Server:
     async def start(self) -> None:
         await self.store.open()
         for table_id in await self.store.unfinished():
-            stored = await self.store.load(table_id)
-            if stored is None:
-                continue
-            table = Table(table_id, stored.doc)
-            table.replay(stored.entries, time.time())
-            self._run(table)
+            table = await self.stored_table(table_id)
+            if table is not None:
+                self._run(table)
         log.info(json.dumps({"event": "started", "tables_rebuilt": len(self.runners)}))
 
     def notify_shutdown(self) -> None:
@@ -438,13 +435,20 @@ class Server:
         does not rebuild, is loaded from the store on demand (for a rematch, a spectator, its record)."""
         runner = self.runners.get(table_id)
         if runner is None:
-            stored = await self.store.load(table_id)
+            table = await self.stored_table(table_id)
             runner = self.runners.get(table_id)  # another request may have loaded it meanwhile
-            if runner is None and stored is not None:
-                table = Table(table_id, stored.doc)
-                table.replay(stored.entries, time.time())
+            if runner is None and table is not None:
                 runner = self._run(table)
         return runner
+
+    async def stored_table(self, table_id: str) -> Table | None:
+        """A table rebuilt from its stored log (None when the store has no such table)."""
+        stored = await self.store.load(table_id)
+        if stored is None:
+            return None
+        table = Table(table_id, stored.doc)
+        table.replay(stored.entries, time.time())
+        return table
 
     def _run(self, table: Table) -> Runner:
         runner = self.new_runner(table)
@@ -551,11 +555,9 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         runner = server.runners.get(table_id)
         table = runner.table if runner is not None else None
         if table is None:
-            stored = await server.store.load(table_id) if TABLE_ID.match(table_id) else None
-            if stored is None:
+            table = await server.stored_table(table_id) if TABLE_ID.match(table_id) else None
+            if table is None:
                 return _problem(ErrorCode.INVALID, "no such table", 404)
-            table = Table(table_id, stored.doc)
-            table.replay(stored.entries, time.time())
         asked = request.query_params.get("match")
         if asked is not None and not (asked.isdigit() and 1 <= int(asked) <= 10_000):
             return _problem(ErrorCode.INVALID, "match must be a match number (1 for the first)", 400)

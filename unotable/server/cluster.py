@@ -626,11 +626,9 @@ class ClusterServer(Server):
             # (when Redis is away, the reconnection catches the replica up)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(subscribed), SUBSCRIBE_WAIT_S)
-            stored = await self.store.load(table_id)
-            if stored is None:
+            table = await self.stored_table(table_id)
+            if table is None:
                 return None
-            table = Table(table_id, stored.doc)
-            table.replay(stored.entries, time.time())
             runner = self._run(table)
         finally:
             self.subscribing.pop(table_id, None)
