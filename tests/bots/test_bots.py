@@ -312,6 +312,35 @@ def test_ismcts_respects_its_iteration_budget_and_is_deterministic() -> None:
     assert searched > 0
 
 
+def test_ismcts_draws_one_world_per_sweep_through_its_sampling_hook() -> None:
+    """Each iteration of the root sweep plays every candidate on one world from sample_world
+    (the hook that benchmarks/hidden_info.py replaces), so worlds x candidates = iterations."""
+    from unotable.determinize import Determinizer
+    from unotable.state import State
+
+    class Counting(IsmctsBot):
+        worlds = 0
+
+        def sample_world(self, det: Determinizer, rng: random.Random) -> State:
+            self.worlds += 1
+            return super().sample_world(det, rng)
+
+    searched = 0
+    for seed in range(12):
+        game, seat = midgame(seed, seats=4)
+        if game.phase >= Phase.ROUND_OVER:
+            continue
+        bot = Counting(iterations=60)
+        bot.observe(game.events_for(seat))
+        legal = game.legal_actions_for(seat)
+        bot.choose(game.view(seat), legal, random.Random(seed))
+        if bot.last_iterations:
+            searched += 1
+            k = bot.last_iterations // bot.worlds
+            assert bot.worlds * k == bot.last_iterations and k >= 2
+    assert searched >= 3
+
+
 def test_ismcts_takes_the_win_and_forced_moves_without_search() -> None:
     bot = IsmctsBot(iterations=10)
     assert str(play_one(bot, {"hands": [["R1"], ["B2", "B3"]], "discard": ["R7"]})) == "R1"

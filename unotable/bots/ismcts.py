@@ -271,7 +271,7 @@ class IsmctsBot(BaseBot):
                 if deadline is not None and done and time.perf_counter() > deadline:
                     break
                 first = False
-                world = det.sample(rng)
+                world = self.sample_world(det, rng)
                 world.rng = _SameSeed(rng.getrandbits(63))  # each copy: the same fresh generator
                 for i in alive:
                     st = world.copy()
@@ -293,6 +293,11 @@ class IsmctsBot(BaseBot):
         if prior is not None and prior != best and not _better(results[best], results[prior], self.prior_z):
             best = prior
         return candidates[best]
+
+    def sample_world(self, det: Determinizer, rng: random.Random) -> State:
+        """One determinization for an iteration (a subclass may weight or replace them:
+        ``benchmarks/hidden_info.py`` measures an oracle and a play-reading sampler)."""
+        return det.sample(rng)
 
     def _prior(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> int | None:
         """The index of the heuristic's choice among ``candidates`` (None if it is not one)."""

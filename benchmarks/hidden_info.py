@@ -1,0 +1,311 @@
+"""What the hidden hands are worth to ismcts, and what reading the other seats' plays recovers.
+
+ismcts samples the other hands uniformly from the unseen cards, under the sound inferences of
+:class:`~unotable.determinize.Tracker`. This benchmark plays 4-seat ``official`` rounds of one
+ismcts against three heuristic bots (the arena's seats, seeds and seat rotation, so ``plain``
+reproduces ``unotable simulate``) with other samplers in its place:
+
+- ``plain``: the package's ismcts;
+- ``oracle``: every sample holds the true hands (the draw pile is still shuffled): the most any
+  inference about the hands could give;
+- ``beliefs``: ``ismcts:beliefs=true`` (a draw read as "held nothing playable");
+- ``plays``: rejection sampling on the other seats' plays since they last took cards: a sample
+  whose hand would have made the fast policy (the model of the heuristic) choose another card,
+  or name another color, is kept with chance ``--eps`` per such play (``--tries`` samples at
+  most, then the best);
+- ``beliefs+plays``: both.
+
+It prints each variant's share of rounds with its 95% interval, and against ``plain`` the
+rounds each one won that the other lost (the same deals). ``--quality N`` instead measures how
+close each sampler's hands are to the true ones over N rounds: the Brier score of "this seat
+holds a card of color c / a wild" (summed over the 3 other seats and 5 features, per decision;
+0 is the oracle), averaged over ismcts's decisions.
+
+    .venv/bin/python benchmarks/hidden_info.py --games 400 --jobs 2 --variants plain,oracle,plays
+    .venv/bin/python benchmarks/hidden_info.py --quality 30
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Sequence
+from multiprocessing import Pool
+from typing import NamedTuple
+
+from unotable.arbiter import Arbiter, derive_seed
+from unotable.bots import make_bot, policy
+from unotable.bots.arena import Config, seating, wilson
+from unotable.bots.base import Bot
+from unotable.bots.heuristic import HeuristicBot
+from unotable.bots.ismcts import IsmctsBot
+from unotable.cards import ID_COLOR, ID_RANK, NUM_COLORED_IDS, WILD_DRAW_FOUR
+from unotable.determinize import Determinizer
+from unotable.events import (
+    CardPlayed,
+    Challenged,
+    ColorChosen,
+    DirectionChanged,
+    DrawReason,
+    Drew,
+    Event,
+    FirstCard,
+    Passed,
+    RoundStarted,
+)
+from unotable.game import Game
+from unotable.rules import Ruleset
+from unotable.state import Phase, State
+
+VARIANTS = ("plain", "oracle", "beliefs", "plays", "beliefs+plays")
+
+
+class PlayContext(NamedTuple):
+    """One play from a seat's own turn: the card, and the top card, color and direction it met
+    (``top`` is -1 for a play that proves nothing: a jump-in, a drawn card, a Wild Draw Four)."""
+
+    card: int
+    top: int
+    color: int
+    direction: int
+    named: int
+
+
+class PlayRecord:
+    """Each seat's plays since it last took cards: its hand at a play was its hand now plus the
+    cards it played from then on."""
+
+    def __init__(self) -> None:
+        self.plays: dict[int, list[PlayContext]] = {}
+        self.top = -1
+        self.color = -1
+        self.direction = 1
+        self.drew: set[int] = set()
+
+    def observe(self, events: Sequence[Event]) -> None:
+        for e in events:
+            if isinstance(e, RoundStarted):
+                self.plays, self.drew = {}, set()
+                self.top, self.color, self.direction = -1, -1, 1
+            elif isinstance(e, FirstCard):
+                self.top, self.color = e.card.id, ID_COLOR[e.card.id]
+            elif isinstance(e, CardPlayed):
+                c, s = e.card.id, e.seat
+                named = int(e.color) if e.color is not None else -1
+                proves = not (e.jump_in or s in self.drew or self.top < 0 or c == WILD_DRAW_FOUR)
+                self.plays.setdefault(s, []).append(
+                    PlayContext(c, self.top, self.color, self.direction, named)
+                    if proves
+                    else PlayContext(c, -1, -1, 0, -1)
+                )
+                self.drew.discard(s)
+                self.top = c
+                self.color = ID_COLOR[c] if ID_COLOR[c] >= 0 else named
+            elif isinstance(e, ColorChosen):
+                self.color = int(e.color)
+            elif isinstance(e, DirectionChanged):
+                self.direction = e.direction
+            elif isinstance(e, Drew):
+                self.plays[e.seat] = []
+                if e.reason is DrawReason.DRAW:
+                    self.drew.add(e.seat)
+            elif isinstance(e, Passed):
+                self.drew.discard(e.seat)
+            elif isinstance(e, Challenged):
+                self.plays = {}
+
+    def misses(self, st: State, me: int, depth: int) -> int:
+        """How many of the last ``depth`` plays of each other seat the policy would not have
+        chosen from the hand that ``st`` gives the seat then."""
+        out = 0
+        for s, plays in self.plays.items():
+            if s == me or not plays:
+                continue
+            hand = st.hands[s][:]
+            for ctx in reversed(plays[-depth:]):
+                hand.append(ctx.card)
+                if ctx.top >= 0 and not fits(st, s, hand, ctx):
+                    out += 1
+        return out
+
+
+def fits(st: State, s: int, hand: list[int], ctx: PlayContext) -> bool:
+    """Whether the fast policy holding ``hand`` (the played card included) would have played that
+    card, or one it scores as high, on the top card and color it met, naming a color it holds
+    most of."""
+    top_rank = ID_RANK[ctx.top] if ID_COLOR[ctx.top] >= 0 else -1
+    saved = st.color, st.direction
+    st.color, st.direction = ctx.color, ctx.direction
+    try:
+        cnt = policy._colors(hand)
+        bestcol = policy._best(cnt)
+        best = mine = -1e9
+        for c in set(hand):
+            if ID_COLOR[c] >= 0 and ID_COLOR[c] != ctx.color and ID_RANK[c] != top_rank:
+                continue
+            score, _ = policy._score_card(st, s, c, hand, cnt, bestcol)
+            best = max(best, score)
+            if c == ctx.card:
+                mine = score
+        return mine >= best - 1e-9 and (ctx.named < 0 or cnt[ctx.named] == cnt[bestcol])
+    finally:
+        st.color, st.direction = saved
+
+
+class PlaysIsmcts(IsmctsBot):
+    """ismcts whose samples are weighted by the other seats' plays (see the module docstring)."""
+
+    def __init__(self, eps: float = 0.1, depth: int = 2, tries: int = 8, **options: object) -> None:
+        super().__init__(**options)  # type: ignore[arg-type]
+        self.eps, self.depth, self.tries = eps, depth, tries
+        self.record = PlayRecord()
+
+    def observe(self, events: Sequence[Event]) -> None:
+        super().observe(events)
+        self.record.observe(events)
+
+    def sample_world(self, det: Determinizer, rng: random.Random) -> State:
+        best, fewest = None, 1 << 30
+        for _ in range(self.tries):
+            world = det.sample(rng)
+            misses = self.record.misses(world, det.view.seat, self.depth)
+            if misses == 0 or rng.random() < self.eps**misses:
+                return world
+            if misses < fewest:
+                best, fewest = world, misses
+        assert best is not None
+        return best
+
+
+class OracleIsmcts(IsmctsBot):
+    """ismcts that sees the true hands (``game`` is set by the runner); the draw pile is shuffled."""
+
+    game: Game | None = None
+
+    def sample_world(self, det: Determinizer, rng: random.Random) -> State:
+        assert self.game is not None
+        st = self.game.clone_state()
+        rng.shuffle(st.draw)
+        return st
+
+
+def build(variant: str, eps: float, tries: int) -> IsmctsBot:
+    if variant == "plain":
+        return IsmctsBot()
+    if variant == "oracle":
+        return OracleIsmcts()
+    if variant == "beliefs":
+        return IsmctsBot(beliefs=True)
+    if variant in ("plays", "beliefs+plays"):
+        return PlaysIsmcts(eps=eps, tries=tries, beliefs=variant == "beliefs+plays")
+    raise SystemExit(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
+
+
+def play_round(job: tuple[str, int, int, float, int]) -> tuple[str, int, bool]:
+    """Round ``index`` of the arena's 4-seat official run of ``seed``, ``variant`` in ismcts's seat."""
+    variant, index, seed, eps, tries = job
+    lineup = ("ismcts", "heuristic", "heuristic", "heuristic")
+    config = Config(Ruleset.preset("official").to_dict(), 4, lineup, seed)
+    specs, game_seed = seating(config, index)
+    game = Game.new(seats=4, ruleset=config.rules(), seed=game_seed)
+    bots: list[Bot] = []
+    for spec in specs:
+        bot = build(variant, eps, tries) if spec == "ismcts" else make_bot(spec)
+        if isinstance(bot, OracleIsmcts):
+            bot.game = game
+        bots.append(bot)
+    rngs = {s: random.Random(derive_seed(seed, "bot", index, s)) for s in range(4)}
+    Arbiter(game, dict(enumerate(bots)), rngs).play_round(100_000)
+    result = game.round_result()
+    won = result is not None and result.winner is not None and specs[result.winner] == "ismcts"
+    return variant, index, won
+
+
+def quality(rounds: int, eps: float, tries: int, samples: int = 40) -> dict[str, float]:
+    """The mean Brier score of each sampler's other hands (see the module docstring)."""
+
+    def holds(hand: list[int]) -> list[int]:
+        f = [0] * 5
+        for c in hand:
+            f[4 if c >= NUM_COLORED_IDS else ID_COLOR[c]] = 1
+        return f
+
+    names = [v for v in VARIANTS if v != "oracle"]
+    score = dict.fromkeys(names, 0.0)
+    decisions = 0
+    for r in range(rounds):
+        game = Game.new(seats=4, seed=derive_seed(1, "quality", r))
+        bots = [HeuristicBot() for _ in range(4)]
+        watchers = {v: build(v, eps, tries) for v in names}
+        seen = [0] * 4
+        rng = random.Random(r)
+        while game.phase < Phase.ROUND_OVER:
+            for s in range(4):
+                events = game.events_for(s)
+                bots[s].observe(events[seen[s]:])
+                if s == 0:
+                    for w in watchers.values():
+                        w.observe(events[seen[0]:])
+                seen[s] = len(events)
+            seat = game.active_seat
+            if seat == 0 and game.phase is Phase.PLAY:
+                truth = game.clone_state()
+                view = game.view(0)
+                for name, w in watchers.items():
+                    det = Determinizer(view, w.tracker)
+                    acc = [[0] * 5 for _ in range(4)]
+                    for _ in range(samples):
+                        world = w.sample_world(det, rng)
+                        for o in (1, 2, 3):
+                            for i, x in enumerate(holds(world.hands[o])):
+                                acc[o][i] += x
+                    for o in (1, 2, 3):
+                        t = holds(truth.hands[o])
+                        score[name] += sum((acc[o][i] / samples - t[i]) ** 2 for i in range(5))
+                decisions += 1
+            action = bots[seat].choose(game.view(seat), game.legal_actions_for(seat), rng)
+            assert action is not None
+            game.play(action)
+    return {k: v / max(1, decisions) for k, v in score.items()}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--variants", default="plain,oracle,plays")
+    parser.add_argument("--eps", type=float, default=0.1, help="chance to keep a sample per unexplained play")
+    parser.add_argument("--tries", type=int, default=8, help="samples drawn at most per iteration (plays)")
+    parser.add_argument("--quality", type=int, default=0, help="the samplers' Brier score over N rounds")
+    args = parser.parse_args(argv)
+    if args.quality:
+        for name, value in quality(args.quality, args.eps, args.tries).items():
+            print(f"{name:14s} Brier {value:.3f}")
+        return 0
+    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    for v in variants:
+        build(v, args.eps, args.tries)  # an unknown name stops here
+    jobs = [(v, i, args.seed, args.eps, args.tries) for v in variants for i in range(args.games)]
+    started = time.perf_counter()
+    won: dict[str, dict[int, bool]] = {v: {} for v in variants}
+    with Pool(args.jobs) as pool:
+        for v, i, w in pool.imap_unordered(play_round, jobs, chunksize=2):
+            won[v][i] = w
+    print(f"4-seat official, one ismcts against three heuristic, {args.games} rounds, seed {args.seed} "
+          f"({time.perf_counter() - started:.0f} s)")
+    for v in variants:
+        wins = sum(won[v].values())
+        lo, hi = wilson(wins, args.games)
+        line = f"{v:14s} {wins:5d}/{args.games} = {wins / args.games:.1%} [{lo:.1%}-{hi:.1%}]"
+        if v != "plain" and "plain" in won:
+            up = sum(1 for i in range(args.games) if won[v][i] and not won["plain"][i])
+            down = sum(1 for i in range(args.games) if won["plain"][i] and not won[v][i])
+            line += f"   vs plain: won {up} it lost, lost {down} it won"
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
