@@ -264,11 +264,15 @@ def test_bad_input_is_explained_and_changes_nothing(server: Server, tokens: Toke
 
     def bad(p: Person, view: PlayerView) -> list[str]:
         assert p.client is not None
+        if view.phase is not Phase.PLAY:  # facing a Draw Four, "challenge" would be legal: later
+            p.before_turn = bad
+            return []
         seen["before"] = (view.seq, view.hand, p.client.last_seq)
         seen["turns"] = p.turns
         unplayable = [i for i, c in enumerate(view.hand)
                       if not any(isinstance(a, Play) and a.card == c for a in view.legal)]
-        lines = ["9", "zz", "challenge", "add_bot x", "chat"]
+        seen["beyond"] = len(view.hand)  # one past the last card (9 can be a card after a Draw Four)
+        lines = [str(len(view.hand)), "zz", "challenge", "add_bot x", "chat"]
         if unplayable:
             lines += [str(unplayable[0]), "@wait:cannot be played now"]
         return [*lines, "@wait:✗ Not allowed now: challenge"]
@@ -280,7 +284,7 @@ def test_bad_input_is_explained_and_changes_nothing(server: Server, tokens: Toke
     assert "0: Ann (you) · 1: Bot 1 (bot, heuristic) · 2: Bot 2" in text
     assert "✗ That does not work here: there is no seat 5" in text
     assert "✗ Not allowed now: seat 3 is taken" in text
-    assert "✗ there is no card 9 in your hand" in text
+    assert f"✗ there is no card {seen['beyond']} in your hand" in text
     assert "✗ " in text and "zz" in text
     assert "✗ Not allowed now: " in text  # the server's refusal, in plain words
     assert "✗ type add_bot N [LEVEL]" in text
