@@ -9,10 +9,10 @@ reproduces ``unotable simulate``) with other samplers in its place:
 - ``oracle``: every sample holds the true hands (the draw pile is still shuffled): the most any
   inference about the hands could give;
 - ``beliefs``: ``ismcts:beliefs=true`` (a draw read as "held nothing playable");
-- ``plays``: rejection sampling on the other seats' plays since they last took cards: a sample
-  whose hand would have made the fast policy (the model of the heuristic) choose another card,
-  or name another color, is kept with chance ``--eps`` per such play (``--tries`` samples at
-  most, then the best);
+- ``plays``: rejection sampling on each other seat's last two plays since it last took cards: a
+  sample whose hand would have made the fast policy (the model of the heuristic) choose another
+  card, or name another color, is kept with chance ``--eps`` per such play (``--tries`` samples
+  at most, then the one with the fewest misses);
 - ``beliefs+plays``: both.
 
 It prints each variant's share of rounds with its 95% interval, and against ``plain`` the
