@@ -6,6 +6,7 @@ import ast
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -340,6 +341,38 @@ def test_ismcts_draws_one_world_per_sweep_through_its_sampling_hook() -> None:
             k = len(_turn_candidates(legal, len(game.view(seat).hand)))
             assert bot.worlds * k == bot.last_iterations and k >= 2
     assert searched >= 3
+
+
+def _benchmark(name: str) -> object:
+    """A module of benchmarks/ (not a package), loaded from its file."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_decision_judge_scores_each_candidate_from_the_true_hands() -> None:
+    """benchmarks/decisions.py: going out is judged a sure win, drawing instead a sure loss, and
+    a variant's gain is its judged value less the package's choice."""
+    decisions: Any = _benchmark("decisions")
+    game = Game.from_position({"hands": [["R1"], ["R2"], ["G4", "G5"]], "discard": ["R7"],
+                               "draw": ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"]})
+    candidates = [a for a in game.legal_actions_for(0) if str(a) in ("R1", "draw")]
+    assert [str(a) for a in candidates] == ["R1", "draw"]
+    values = decisions.judge(game.clone_state(), 0, candidates, 30, 1)
+    assert values == [1.0, 0.0]  # after a draw, the next seat goes out with R2
+    records = [{"values": [0.5, 0.7], "choices": {"": 0, "x": 1}, "fewest": 1},
+               {"values": [0.4, 0.2], "choices": {"": 0, "x": 0}, "fewest": 5}]
+    lines = decisions.report(records, ["x"])
+    assert "differs     1" in lines[1] and "gain +0.1000" in lines[1] and "(1): +0.2000" in lines[1]
+    for spec in ("plain", "heuristic", "oracle", "plays", "ismcts:prior_z=2", "extend=1", "endgame=2", "lap"):
+        assert isinstance(decisions.build(spec, game), BaseBot)
+    with pytest.raises(SystemExit):
+        decisions.build("extend=x", game)
 
 
 def test_ismcts_takes_the_win_and_forced_moves_without_search() -> None:

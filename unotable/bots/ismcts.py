@@ -48,7 +48,10 @@ or No Mercy round is three or four times longer than a classic one; the work cap
 iterations measured the same strength within their intervals (the README's table): the evaluation
 and the opponent model, not the sample count, limit it, and above all the hidden hands: with the
 true other hands in every sample it won 45.0% of the same 400 four-seat rounds against three
-heuristic bots where it wins 30.2% (``benchmarks/hidden_info.py``). ``beliefs`` lets the determinizations
+heuristic bots where it wins 30.2% (``benchmarks/hidden_info.py``). Judged decision by
+decision from the true hands (``benchmarks/decisions.py``), more samples, full playouts, a tree
+over the next decision and other ``prior_z`` choose no better, and samplers that read the other
+seats' plays choose worse. ``beliefs`` lets the determinizations
 believe that seats draw only when stuck (see :class:`~unotable.determinize.Tracker`); it is off
 by default: it measured no stronger, also once the tracker kept every draw's inference (31.4%
 [28.3-34.7] of 800 four-seat rounds against three heuristic bots, 31.1% [28.0-34.4] for the

@@ -1,0 +1,269 @@
+"""ismcts's decisions judged with the true hands: which variant would have chosen better.
+
+A round's win rate moves by about 2.5 points between two runs of 400 rounds on the same deals,
+too much to see the changes that are left to try. This benchmark judges decisions instead. It
+plays the arena's 4-seat ``official`` rounds (its seeds and seat rotation) of the package's
+ismcts against three heuristic bots, and at each decision ismcts searches:
+
+- it *judges* every candidate action from the true position: ``--worlds`` times the draw pile is
+  shuffled, and the same world is played on after each candidate to the end of the round by the
+  fast policy (:mod:`unotable.bots.policy`, the model of the heuristic), scoring 1 for a round
+  ismcts's seat wins. A candidate's judged value is its share of those worlds;
+- it asks each *variant* which candidate it would choose from the same view, a fresh bot fed
+  the seat's events.
+
+For each variant it prints how often its choice differs from the package's, and the mean judged
+value it gains over the package's choice per decision, with its standard error (over all
+decisions, and where some seat holds two cards or fewer). The rounds follow the package's
+choices, so every variant is judged on the same positions.
+
+Variants: any ``ismcts:...`` spec of :func:`unotable.bots.make_bot` (``ismcts:prior_z=2``),
+``heuristic`` (the prior ismcts keeps unless the search beats it), the samplers of
+``benchmarks/hidden_info.py`` (``oracle``, ``beliefs``, ``plays``, ``beliefs+plays``), and three
+playout lengths that are not in the package (:class:`PlayoutIsmcts`): ``extend=K`` (the playout
+goes on to the end of the round when some seat holds K cards or fewer at the horizon),
+``endgame=K`` (full playouts when some seat holds K cards or fewer at the decision) and ``lap``
+(the playout stops at the seat's next turn, or after 20 actions).
+
+``--rounds N`` instead plays N whole rounds with each variant in ismcts's seat and prints its
+share of rounds, and against the first variant the rounds each won that the other lost.
+
+    .venv/bin/python benchmarks/decisions.py --games 60 --jobs 2 --variants heuristic,oracle,plays
+    .venv/bin/python benchmarks/decisions.py --rounds 400 --variants plain,extend=1,lap
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from multiprocessing import Pool
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import hidden_info
+
+from unotable.actions import Action
+from unotable.arbiter import Arbiter, derive_seed
+from unotable.bots import make_bot, policy
+from unotable.bots.arena import Config, seating, wilson
+from unotable.bots.base import BaseBot, Bot
+from unotable.bots.heuristic import HeuristicBot
+from unotable.bots.ismcts import IsmctsBot, Node, _reward, _SameSeed
+from unotable.game import Game
+from unotable.resolve import apply
+from unotable.rules import Ruleset
+from unotable.state import Phase, State
+from unotable.views import PlayerView
+
+LINEUP = ("ismcts", "heuristic", "heuristic", "heuristic")
+
+
+class PlayoutIsmcts(IsmctsBot):
+    """ismcts with another playout length (see the module docstring)."""
+
+    def __init__(self, extend: int = 0, endgame: int = 0, lap: bool = False) -> None:
+        super().__init__(horizon=20 if lap else None)
+        self.extend, self.endgame, self.lap = extend, endgame, lap
+        self._full = False
+
+    def search(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> Action:
+        sizes = [view.hand_sizes[s] for s in range(len(view.hand_sizes)) if view.in_round[s]]
+        self._full = bool(self.endgame) and min(sizes) <= self.endgame
+        return super().search(view, candidates, rng)
+
+    def _descend(
+        self, st: State, node: Node, me: int, partners: bool, horizon: int, rng: random.Random
+    ) -> tuple[float, int]:
+        cap = self.rollout_cap if self._full or not horizon else horizon
+        steps = 0
+        while st.phase < Phase.ROUND_OVER:
+            if steps >= cap:
+                if cap == self.rollout_cap or not self.extend:
+                    break
+                if min(len(st.hands[s]) for s in range(st.n) if st.in_round[s]) > self.extend:
+                    break
+                cap = self.rollout_cap
+            if self.lap and steps and st.active == me and st.phase is Phase.PLAY:
+                break
+            policy.step(st)
+            steps += 1
+        return _reward(st, me, partners), steps
+
+
+def build(spec: str, game: Game) -> BaseBot:
+    """The bot a variant names (see the module docstring); ``game`` is what an oracle sees."""
+    if spec in ("plain", "ismcts"):
+        return IsmctsBot()
+    if spec == "heuristic":
+        return HeuristicBot()
+    if spec.startswith("ismcts:"):
+        bot = make_bot(spec)
+        assert isinstance(bot, IsmctsBot)
+        return bot
+    if spec in hidden_info.VARIANTS:
+        sampler = hidden_info.build(spec, 0.1, 8)
+        if isinstance(sampler, hidden_info.OracleIsmcts):
+            sampler.game = game
+        return sampler
+    if spec == "lap":
+        return PlayoutIsmcts(lap=True)
+    name, _, value = spec.partition("=")
+    if name in ("extend", "endgame") and value.isdigit():
+        return PlayoutIsmcts(extend=int(value)) if name == "extend" else PlayoutIsmcts(endgame=int(value))
+    raise SystemExit(f"unknown variant {spec!r} (see benchmarks/decisions.py --help)")
+
+
+def judge(truth: State, me: int, candidates: Sequence[Action], worlds: int, seed: int) -> list[float]:
+    """Each candidate's share of ``worlds`` won from the true position (the draw pile shuffled,
+    the same world after each candidate, full policy playouts)."""
+    rng = random.Random(seed)
+    won = [0.0] * len(candidates)
+    for _ in range(worlds):
+        world = truth.copy()
+        rng.shuffle(world.draw)
+        world.rng = _SameSeed(rng.getrandbits(63))
+        for i, a in enumerate(candidates):
+            st = world.copy()
+            apply(st, me, a, None)
+            policy.react(st)
+            steps = 0
+            while st.phase < Phase.ROUND_OVER and steps < 1000:
+                policy.step(st)
+                steps += 1
+            won[i] += _reward(st, me, False)
+    return [w / worlds for w in won]
+
+
+Record = dict[str, Any]
+
+
+def judge_round(job: tuple[int, int, int, tuple[str, ...]]) -> list[Record]:
+    """Round ``index`` of the arena's run of ``seed``: each of ismcts's searched decisions judged."""
+    index, seed, worlds, variants = job
+    config = Config(Ruleset.preset("official").to_dict(), 4, LINEUP, seed)
+    specs, game_seed = seating(config, index)
+    game = Game.new(seats=4, ruleset=config.rules(), seed=game_seed)
+    records: list[Record] = []
+
+    class Judged(IsmctsBot):
+        def search(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> Action:
+            seat = view.seat
+            events = game.events_for(seat)
+            truth = game.clone_state()
+            chosen = super().search(view, candidates, rng)
+            n = len(records)
+            values = judge(truth, seat, candidates, worlds, derive_seed(seed, "judge", index, n))
+            choices = {"": candidates.index(chosen)}
+            for spec in variants:
+                bot = build(spec, game)
+                bot.observe(events)
+                vrng = random.Random(derive_seed(seed, "variant", index, n))
+                if isinstance(bot, IsmctsBot):
+                    a: Action | None = bot.search(view, candidates, vrng)
+                else:
+                    a = bot.choose(view, candidates, vrng)
+                choices[spec] = candidates.index(a) if a in candidates else choices[""]
+            records.append({"values": values, "choices": choices, "fewest": min(view.hand_sizes)})
+            return chosen
+
+    bots: list[Bot] = [Judged() if spec == "ismcts" else make_bot(spec) for spec in specs]
+    rngs = {s: random.Random(derive_seed(seed, "bot", index, s)) for s in range(4)}
+    Arbiter(game, dict(enumerate(bots)), rngs).play_round(100_000)
+    return records
+
+
+def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
+    n = len(xs)
+    if n < 2:
+        return (sum(xs) / n if n else 0.0), 0.0
+    m = sum(xs) / n
+    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
+
+
+def report(records: Sequence[Record], variants: Sequence[str]) -> list[str]:
+    """One line per variant: choices that differ, the mean judged gain over ismcts's choice."""
+    lines = [f"{len(records)} decisions; gain: the judged value of the variant's choice less ismcts's"]
+    for spec in variants:
+        gains, near = [], []
+        differ = 0
+        for r in records:
+            v, c = r["values"], r["choices"]
+            g = v[c[spec]] - v[c[""]]
+            differ += c[spec] != c[""]
+            gains.append(g)
+            if r["fewest"] <= 2:
+                near.append(g)
+        m, se = _mean_se(gains)
+        mn, sen = _mean_se(near)
+        lines.append(
+            f"{spec:28s} differs {differ:5d}   gain {m:+.4f} (se {se:.4f})   "
+            f"where a seat holds <= 2 cards ({len(near)}): {mn:+.4f} (se {sen:.4f})"
+        )
+    return lines
+
+
+def play_round(job: tuple[str, int, int]) -> tuple[str, int, bool]:
+    """Round ``index`` of the arena's 4-seat official run of ``seed``, ``spec`` in ismcts's seat."""
+    spec, index, seed = job
+    config = Config(Ruleset.preset("official").to_dict(), 4, LINEUP, seed)
+    specs, game_seed = seating(config, index)
+    game = Game.new(seats=4, ruleset=config.rules(), seed=game_seed)
+    bots = [build(spec, game) if s == "ismcts" else make_bot(s) for s in specs]
+    rngs = {s: random.Random(derive_seed(seed, "bot", index, s)) for s in range(4)}
+    Arbiter(game, dict(enumerate(bots)), rngs).play_round(100_000)
+    result = game.round_result()
+    return spec, index, result is not None and result.winner is not None and specs[result.winner] == "ismcts"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=60, help="rounds whose decisions are judged")
+    parser.add_argument("--start", type=int, default=0, help="the first round's index in the arena's run")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--worlds", type=int, default=400, help="worlds per judged decision")
+    parser.add_argument("--variants", default="heuristic,oracle")
+    parser.add_argument("--rounds", type=int, default=0, help="play N whole rounds per variant instead")
+    args = parser.parse_args(argv)
+    variants = tuple(v.strip() for v in args.variants.split(",") if v.strip())
+    for v in variants:
+        build(v, Game.new(seats=4, seed=0))  # an unknown name stops here
+    started = time.perf_counter()
+    if args.rounds:
+        ids = range(args.start, args.start + args.rounds)
+        won: dict[str, dict[int, bool]] = {v: {} for v in variants}
+        with Pool(args.jobs) as pool:
+            games = [(v, i, args.seed) for v in variants for i in ids]
+            for v, i, w in pool.imap_unordered(play_round, games, 2):
+                won[v][i] = w
+        print(f"4-seat official, one ismcts against three heuristic, {args.rounds} rounds from {args.start}, "
+              f"seed {args.seed} ({time.perf_counter() - started:.0f} s)")
+        first = variants[0]
+        for v in variants:
+            wins = sum(won[v].values())
+            lo, hi = wilson(wins, args.rounds)
+            up = sum(1 for i in ids if won[v][i] and not won[first][i])
+            down = sum(1 for i in ids if won[first][i] and not won[v][i])
+            print(f"{v:28s} {wins:5d}/{args.rounds} = {wins / args.rounds:.1%} [{lo:.1%}-{hi:.1%}]"
+                  + (f"   vs {first}: won {up} it lost, lost {down} it won" if v != first else ""))
+        return 0
+    jobs = [(i, args.seed, args.worlds, variants) for i in range(args.start, args.start + args.games)]
+    records: list[Record] = []
+    with Pool(args.jobs) as pool:
+        for recs in pool.imap_unordered(judge_round, jobs):
+            records.extend(recs)
+    print(f"4-seat official, ismcts against three heuristic: {args.games} rounds from {args.start}, "
+          f"seed {args.seed}, "
+          f"{args.worlds} worlds per decision ({time.perf_counter() - started:.0f} s)")
+    for line in report(records, variants):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
