@@ -15,7 +15,9 @@ ismcts against three heuristic bots, and at each decision ismcts searches:
 For each variant it prints how often its choice differs from the package's, and the mean judged
 value it gains over the package's choice per decision, with its standard error (over all
 decisions, and where some seat holds two cards or fewer). The rounds follow the package's
-choices, so every variant is judged on the same positions.
+choices, so every variant is judged on the same positions. The judge plays on with the policy
+for every seat: a variant that models the heuristic better than the policy does gains nothing
+here that it might gain in whole rounds (``--rounds``).
 
 Variants: any ``ismcts:...`` spec of :func:`unotable.bots.make_bot` (``ismcts:prior_z=2``),
 ``heuristic`` (the prior ismcts keeps unless the search beats it), the samplers of
