@@ -1537,6 +1537,8 @@ def test_who_is_connected_and_the_turn_clock_reach_every_client(server: ServerPr
         for _ in range(60):  # until seat 0 has a turn: its clock starts near 30 s
             if is_turn_of(0)(host) or over(host):
                 break
+            target = host.seq  # seat 1's copy of the host's last update may still be on its way
+            await again.wait_for(lambda m, t=target: isinstance(m.get("seq"), int) and m["seq"] >= t, STEP_S)
             view = again.view
             if view is not None and view["active"] == 1 and view["phase"] in TURN_PHASES:
                 action = choose(view, rng)
