@@ -531,8 +531,8 @@ def test_sigterm_of_the_owner_hands_its_tables_over_at_once(cluster: list[Node])
 
     async def main() -> None:
         match = await spread_table(
-            cluster, {0: b, 1: c}, spectator_on=c, bots=[None, None, "heuristic", "random"], target=300
-        )
+            cluster, {0: b, 1: c}, spectator_on=c, bots=[None, None, "heuristic", "random"], target=1500
+        )  # (a match to 300 took 4 s and once ended while a loaded machine was still stopping a)
         assert await wait_owner(cluster, match.table) is a
         rng = random.Random(51)
         tasks = [
