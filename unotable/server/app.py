@@ -419,6 +419,10 @@ class Server:
         for runner in self.runners.values():
             runner.notify_shutdown()
 
+    async def hand_over(self) -> None:
+        """Let other nodes take this server's tables now (a cluster node, see cluster.py; a single
+        server has nobody to hand them to)."""
+
     async def stop(self) -> None:
         self.notify_shutdown()
         await asyncio.sleep(0.2)  # let the writers flush the reconnect notices

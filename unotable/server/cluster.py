@@ -567,6 +567,7 @@ class ClusterServer(Server):
         self.tasks: list[asyncio.Task[None]] = []
         self.fenced = 0
         self.wake_key = f"ut:node:{self.node}:wake"
+        self.handed_over = False
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -576,9 +577,13 @@ class ClusterServer(Server):
             self.tasks.append(asyncio.create_task(coro))
         log.info(json.dumps({"event": "started", "node": self.node, "cluster": True}))
 
-    async def stop(self) -> None:
-        self.notify_shutdown()
-        await asyncio.sleep(0.2)
+    async def hand_over(self) -> None:
+        """Stop renewing: end the background tasks, drop the liveness key and release every lease,
+        so that other nodes take the tables over at once (on SIGTERM this runs before the
+        sockets are drained, which may take seconds; PostgreSQL's fence still guards the logs)."""
+        if self.handed_over:
+            return
+        self.handed_over = True
         for task in self.tasks:
             task.cancel()
         for task in self.tasks:
@@ -586,10 +591,15 @@ class ClusterServer(Server):
                 await task
         with contextlib.suppress(RedisError, OSError):  # the other nodes look for new owners now
             await self.redis.delete(alive_key(self.node))
-        for runner in self.runners.values():
+        for runner in list(self.runners.values()):
             if isinstance(runner, ClusterRunner) and runner.fence is not None:
                 runner.fence = None
                 await self.release(runner.table.table_id)  # the next owner need not wait
+
+    async def stop(self) -> None:
+        self.notify_shutdown()
+        await asyncio.sleep(0.2)
+        await self.hand_over()
         for runner in self.runners.values():
             await runner.stop()
         for client in (self.redis, self.blocking):

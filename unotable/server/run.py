@@ -60,6 +60,10 @@ class _Server(uvicorn.Server):
             listener.close()  # land on this process again while it stops
         self.app_state.server.notify_shutdown()
         await asyncio.sleep(0.3)  # the writers send the notices; nothing accepted is pending
+        try:  # a cluster node releases its tables before the sockets drain (that may take seconds)
+            await asyncio.wait_for(self.app_state.server.hand_over(), 2.0)
+        except Exception as exc:  # the lifespan's stop() tries again
+            logging.getLogger("unotable.server").warning("hand_over_failed: %r", exc)
         await super().shutdown(sockets)
 
 
