@@ -531,8 +531,8 @@ def test_sigterm_of_the_owner_hands_its_tables_over_at_once(cluster: list[Node])
 
     async def main() -> None:
         match = await spread_table(
-            cluster, {0: b, 1: c}, spectator_on=c, bots=[None, None, "heuristic", "random"], target=1500
-        )  # (a match to 300 took 4 s and once ended while a loaded machine was still stopping a)
+            cluster, {0: b, 1: c}, spectator_on=c, bots=[None, None, "heuristic", "random"], target=300
+        )
         assert await wait_owner(cluster, match.table) is a
         rng = random.Random(51)
         tasks = [
@@ -544,13 +544,14 @@ def test_sigterm_of_the_owner_hands_its_tables_over_at_once(cluster: list[Node])
             assert time.monotonic() < deadline, "the table did not get going"
             await asyncio.sleep(0.02)
         stopped_at = time.monotonic()
-        await asyncio.to_thread(a.stop)  # SIGTERM: it releases its leases and its liveness key
+        a.signal(signal.SIGTERM)  # it releases its leases and its liveness key before it drains
         assert not all(over(p) for p in match.humans.values()), "the stop comes mid-match"
         new_owner = await wait_owner(cluster, match.table, not_=a, bound=FAILOVER_BOUND_S)
         while not new_owner.events("owner"):
             await asyncio.sleep(0.05)
         took = time.monotonic() - stopped_at
         assert took < LEASE_TTL, f"a graceful stop still waited {took:.1f}s for the lease to run out"
+        await asyncio.to_thread(a.stop)  # (it has exited, or is stopped now)
         await asyncio.gather(*tasks)
         match.server = new_owner  # type: ignore[assignment]
         await finish_and_check(match, [])
