@@ -39,6 +39,7 @@ import argparse
 import math
 import os
 import random
+import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -50,19 +51,16 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hidden_info
 
 from unotable.actions import Action
-from unotable.arbiter import Arbiter, derive_seed
+from unotable.arbiter import derive_seed
 from unotable.bots import make_bot, policy
-from unotable.bots.arena import Config, seating, wilson
+from unotable.bots.arena import wilson
 from unotable.bots.base import BaseBot, Bot
 from unotable.bots.heuristic import HeuristicBot
 from unotable.bots.ismcts import IsmctsBot, Node, _reward, _SameSeed
 from unotable.game import Game
 from unotable.resolve import apply
-from unotable.rules import Ruleset
 from unotable.state import Phase, State
 from unotable.views import PlayerView
-
-LINEUP = ("ismcts", "heuristic", "heuristic", "heuristic")
 
 
 class PlayoutIsmcts(IsmctsBot):
@@ -147,44 +145,40 @@ Record = dict[str, Any]
 def judge_round(job: tuple[int, int, int, tuple[str, ...]]) -> list[Record]:
     """Round ``index`` of the arena's run of ``seed``: each of ismcts's searched decisions judged."""
     index, seed, worlds, variants = job
-    config = Config(Ruleset.preset("official").to_dict(), 4, LINEUP, seed)
-    specs, game_seed = seating(config, index)
-    game = Game.new(seats=4, ruleset=config.rules(), seed=game_seed)
     records: list[Record] = []
 
-    class Judged(IsmctsBot):
-        def search(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> Action:
-            seat = view.seat
-            events = game.events_for(seat)
-            truth = game.clone_state()
-            chosen = super().search(view, candidates, rng)
-            n = len(records)
-            values = judge(truth, seat, candidates, worlds, derive_seed(seed, "judge", index, n))
-            choices = {"": candidates.index(chosen)}
-            for spec in variants:
-                bot = build(spec, game)
-                bot.observe(events)
-                vrng = random.Random(derive_seed(seed, "variant", index, n))
-                if isinstance(bot, IsmctsBot):
-                    a: Action | None = bot.search(view, candidates, vrng)
-                else:
-                    a = bot.choose(view, candidates, vrng)
-                choices[spec] = candidates.index(a) if a in candidates else choices[""]
-            records.append({"values": values, "choices": choices, "fewest": min(view.hand_sizes)})
-            return chosen
+    def judged(game: Game) -> Bot:
+        class Judged(IsmctsBot):
+            def search(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> Action:
+                seat = view.seat
+                events = game.events_for(seat)
+                truth = game.clone_state()
+                chosen = super().search(view, candidates, rng)
+                n = len(records)
+                values = judge(truth, seat, candidates, worlds, derive_seed(seed, "judge", index, n))
+                choices = {"": candidates.index(chosen)}
+                for spec in variants:
+                    bot = build(spec, game)
+                    bot.observe(events)
+                    vrng = random.Random(derive_seed(seed, "variant", index, n))
+                    if isinstance(bot, IsmctsBot):
+                        a: Action | None = bot.search(view, candidates, vrng)
+                    else:
+                        a = bot.choose(view, candidates, vrng)
+                    choices[spec] = candidates.index(a) if a in candidates else choices[""]
+                records.append({"values": values, "choices": choices, "fewest": min(view.hand_sizes)})
+                return chosen
 
-    bots: list[Bot] = [Judged() if spec == "ismcts" else make_bot(spec) for spec in specs]
-    rngs = {s: random.Random(derive_seed(seed, "bot", index, s)) for s in range(4)}
-    Arbiter(game, dict(enumerate(bots)), rngs).play_round(100_000)
+        return Judged()
+
+    hidden_info.arena_round(index, seed, judged)
     return records
 
 
 def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
-    n = len(xs)
-    if n < 2:
-        return (sum(xs) / n if n else 0.0), 0.0
-    m = sum(xs) / n
-    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
+    if len(xs) < 2:
+        return (statistics.fmean(xs) if xs else 0.0), 0.0
+    return statistics.fmean(xs), statistics.stdev(xs) / math.sqrt(len(xs))
 
 
 def report(records: Sequence[Record], variants: Sequence[str]) -> list[str]:
@@ -212,14 +206,7 @@ def report(records: Sequence[Record], variants: Sequence[str]) -> list[str]:
 def play_round(job: tuple[str, int, int]) -> tuple[str, int, bool]:
     """Round ``index`` of the arena's 4-seat official run of ``seed``, ``spec`` in ismcts's seat."""
     spec, index, seed = job
-    config = Config(Ruleset.preset("official").to_dict(), 4, LINEUP, seed)
-    specs, game_seed = seating(config, index)
-    game = Game.new(seats=4, ruleset=config.rules(), seed=game_seed)
-    bots = [build(spec, game) if s == "ismcts" else make_bot(s) for s in specs]
-    rngs = {s: random.Random(derive_seed(seed, "bot", index, s)) for s in range(4)}
-    Arbiter(game, dict(enumerate(bots)), rngs).play_round(100_000)
-    result = game.round_result()
-    return spec, index, result is not None and result.winner is not None and specs[result.winner] == "ismcts"
+    return spec, index, hidden_info.arena_round(index, seed, lambda game: build(spec, game))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

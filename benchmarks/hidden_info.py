@@ -30,7 +30,7 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing import Pool
 from typing import NamedTuple
 
@@ -202,24 +202,33 @@ def build(variant: str, eps: float, tries: int) -> IsmctsBot:
     raise SystemExit(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
 
 
-def play_round(job: tuple[str, int, int, float, int]) -> tuple[str, int, bool]:
-    """Round ``index`` of the arena's 4-seat official run of ``seed``, ``variant`` in ismcts's seat."""
-    variant, index, seed, eps, tries = job
-    lineup = ("ismcts", "heuristic", "heuristic", "heuristic")
-    config = Config(Ruleset.preset("official").to_dict(), 4, lineup, seed)
+LINEUP = ("ismcts", "heuristic", "heuristic", "heuristic")
+
+
+def arena_round(index: int, seed: int, ismcts: Callable[[Game], Bot]) -> bool:
+    """Play round ``index`` of the arena's 4-seat official run of ``seed`` (its seat rotation and
+    seeds), ``ismcts(game)`` in ismcts's seat and heuristic bots in the others; whether it won."""
+    config = Config(Ruleset.preset("official").to_dict(), 4, LINEUP, seed)
     specs, game_seed = seating(config, index)
     game = Game.new(seats=4, ruleset=config.rules(), seed=game_seed)
-    bots: list[Bot] = []
-    for spec in specs:
-        bot = build(variant, eps, tries) if spec == "ismcts" else make_bot(spec)
-        if isinstance(bot, OracleIsmcts):
-            bot.game = game
-        bots.append(bot)
+    bots = [ismcts(game) if spec == "ismcts" else make_bot(spec) for spec in specs]
     rngs = {s: random.Random(derive_seed(seed, "bot", index, s)) for s in range(4)}
     Arbiter(game, dict(enumerate(bots)), rngs).play_round(100_000)
     result = game.round_result()
-    won = result is not None and result.winner is not None and specs[result.winner] == "ismcts"
-    return variant, index, won
+    return result is not None and result.winner is not None and specs[result.winner] == "ismcts"
+
+
+def play_round(job: tuple[str, int, int, float, int]) -> tuple[str, int, bool]:
+    """Round ``index`` of the arena's 4-seat official run of ``seed``, ``variant`` in ismcts's seat."""
+    variant, index, seed, eps, tries = job
+
+    def ismcts(game: Game) -> Bot:
+        bot = build(variant, eps, tries)
+        if isinstance(bot, OracleIsmcts):
+            bot.game = game
+        return bot
+
+    return variant, index, arena_round(index, seed, ismcts)
 
 
 def quality(rounds: int, eps: float, tries: int, samples: int = 40) -> dict[str, float]:

@@ -567,7 +567,6 @@ class ClusterServer(Server):
         self.tasks: list[asyncio.Task[None]] = []
         self.fenced = 0
         self.wake_key = f"ut:node:{self.node}:wake"
-        self.handed_over = False
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -580,10 +579,8 @@ class ClusterServer(Server):
     async def hand_over(self) -> None:
         """Stop renewing: end the background tasks, drop the liveness key and release every lease,
         so that other nodes take the tables over at once (on SIGTERM this runs before the
-        sockets are drained, which may take seconds; PostgreSQL's fence still guards the logs)."""
-        if self.handed_over:
-            return
-        self.handed_over = True
+        sockets are drained, which may take seconds; PostgreSQL's fence still guards the logs).
+        Every step may run twice: :meth:`stop` runs it again after a hook that timed out."""
         for task in self.tasks:
             task.cancel()
         for task in self.tasks:
