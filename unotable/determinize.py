@@ -56,9 +56,10 @@ its player), a Color Roulette that was its player's last card (that player holds
 """
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from unotable.cards import (
     BLANK,
@@ -97,7 +98,7 @@ from unotable.rules import CustomEffect, Ruleset, Wd4Rule
 from unotable.state import Phase, State
 from unotable.views import PlayerView
 
-__all__ = ["Determinizer", "Layer", "Tracker", "playable_set", "sample_state", "unseen_cards"]
+__all__ = ["Determinizer", "Layer", "Tracker", "Weigh", "playable_set", "sample_state", "unseen_cards"]
 
 _DISCARD_ALL = int(Rank.DISCARD_ALL)
 _WILDS: frozenset[int] = frozenset(c for c in range(NUM_CARD_IDS) if ID_IS_WILD[c])
@@ -486,13 +487,22 @@ def _normalize(layers: list[Layer], size: int | None = None) -> list[Layer]:
     return out
 
 
+Weigh = Callable[[int, int, Sequence[int]], Sequence[float]]
+"""``weigh(seat, size, cards)``: a positive weight for each of ``cards`` in ``seat``'s hand of
+``size`` cards (an opponent model, such as :class:`unotable.bots.handmodel.HandModel`)."""
+
+
 class Determinizer:
     """Everything a sample needs from one view, prepared once; :meth:`sample` deals a state.
 
-    Search bots build one per decision and call :meth:`sample` per iteration.
+    Search bots build one per decision and call :meth:`sample` per iteration. With ``weigh``, the
+    unseen cards are not dealt uniformly: the other seats take their cards in turn (the most
+    constrained first), each filling its free places from the cards left in the order of
+    ``Exp(1) / weight`` (weighted sampling without replacement), the record's inferences first,
+    so they still hold in every sample.
     """
 
-    def __init__(self, view: PlayerView, tracker: Tracker | None = None) -> None:
+    def __init__(self, view: PlayerView, tracker: Tracker | None = None, weigh: Weigh | None = None) -> None:
         if tracker is None:
             tracker = Tracker(view.seat)
         tracker.sync(view)
@@ -537,8 +547,17 @@ class Determinizer:
             (s for s in range(n) if s != me), key=lambda s: (-sum(w for _, w in needs[s]), s)
         )
         self.color_before_wd4 = tracker.color_before_wd4
+        self.inverse: dict[int, list[float]] | None = None
+        if weigh is not None:
+            self.inverse = {
+                s: [1.0 / w for w in weigh(s, sizes[s], self.pool)]
+                for s in self.order
+                if len(fixed[s]) < sizes[s]
+            }
 
     def sample(self, rng: random.Random) -> State:
+        if self.inverse is not None:
+            return self._weighted(self.inverse, rng)
         view = self.view
         rules = self.rules
         n = view.seats
@@ -571,6 +590,47 @@ class Determinizer:
         set_aside = pool[: self.set_aside]
         draw = pool[self.set_aside:]
         return _build(view, rules, hands, draw, set_aside, self.color_before_wd4, rng)
+
+
+    def _weighted(self, inverse: dict[int, list[float]], rng: random.Random) -> State:
+        """A sample whose other hands are dealt by weight (see the class docstring)."""
+        view = self.view
+        me = view.seat
+        pool = self.pool
+        free = list(range(len(pool)))
+        hands: list[list[int]] = [[] for _ in range(view.seats)]
+        hands[me] = [c.id for c in view.hand]
+        rand = rng.random
+        log = math.log
+        for s in self.order:
+            hand = self.fixed[s][:]
+            inv = inverse.get(s)
+            if inv is not None:
+                keys = {i: -log(1.0 - rand()) * inv[i] for i in free}
+                ranked = sorted(free, key=keys.__getitem__)
+                taken: list[int] = []
+                for excluded, want in self.needs[s]:
+                    for i in ranked:
+                        if want <= 0:
+                            break
+                        if pool[i] not in excluded and i not in taken:
+                            taken.append(i)
+                            want -= 1
+                extra = self.sizes[s] - len(hand) - len(taken)
+                for i in ranked:
+                    if extra <= 0:
+                        break
+                    if i not in taken:
+                        taken.append(i)
+                        extra -= 1
+                hand.extend(pool[i] for i in taken)
+                chosen = set(taken)
+                free = [i for i in free if i not in chosen]
+            hands[s] = hand
+        rest = [pool[i] for i in free]
+        rng.shuffle(rest)
+        draw, set_aside = rest[self.set_aside:], rest[: self.set_aside]
+        return _build(view, self.rules, hands, draw, set_aside, self.color_before_wd4, rng)
 
 
 def _build(

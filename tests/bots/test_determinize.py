@@ -5,13 +5,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from unotable import Game, Phase, Ruleset
 from unotable.bots import policy
+from unotable.bots.handmodel import HandModel
 from unotable.cards import Card
-from unotable.determinize import Determinizer, Tracker, playable_set, sample_state, unseen_cards
+from unotable.determinize import Determinizer, Tracker, Weigh, playable_set, sample_state, unseen_cards
 from unotable.movegen import legal_actions
 from unotable.views import player_view
 
@@ -57,9 +59,11 @@ def positions(
         steps += 1
 
 
-def check_sample(game: Game, seat: int, tracker: Tracker, rng: random.Random) -> None:
+def check_sample(
+    game: Game, seat: int, tracker: Tracker, rng: random.Random, weigh: Weigh | None = None
+) -> None:
     view = game.view(seat)
-    st = tracker.sample(view, rng)
+    st = tracker.sample(view, rng) if weigh is None else Determinizer(view, tracker, weigh).sample(rng)
     # the seat's own hand is exact, and everything the seat may see is unchanged
     assert st.hands[seat] == [c.id for c in view.hand]
     legal = legal_actions(st, seat) if st.phase < Phase.ROUND_OVER else []
@@ -230,3 +234,29 @@ def test_beliefs_read_a_drawn_card_not_played_as_unplayable() -> None:
     check_sound(game, tracker)
     # without beliefs the same draws prove nothing (CL-DRAW-1: drawing with a playable card is legal)
     assert _draw_twice(Ruleset.preset("official"), beliefs=False)[1].layers[1] == []
+
+
+@pytest.mark.parametrize(("preset", "seats"), [("official", 4), ("official", 2), ("official-112-blank", 5)])
+def test_weighted_samples_agree_with_the_view_and_the_record(preset: str, seats: int) -> None:
+    rules = Ruleset.preset(preset).replace(may_draw_with_playable=False)  # drawing proves something
+    rng = random.Random(5)
+    for seed in range(3):
+        models = [HandModel() for _ in range(seats)]
+        seen = [0] * seats
+        for i, (game, trackers) in enumerate(positions(rules, seats, seed)):
+            for s in range(seats):
+                events = game.events_for(s)
+                models[s].observe(events[seen[s]:])
+                seen[s] = len(events)
+            if i % 5 == 0:
+                seat = game.active_seat
+                view = game.view(seat)
+                color = int(view.current_color) if view.current_color is not None else -1
+                model = models[seat]
+
+                def weigh(
+                    s: int, size: int, cards: Any, model: HandModel = model, color: int = color
+                ) -> list[float]:
+                    return model.weights(s, size, color, cards)
+
+                check_sample(game, seat, trackers[seat], rng, weigh)

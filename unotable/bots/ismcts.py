@@ -77,6 +77,7 @@ from typing import NamedTuple
 from unotable.actions import CALL_UNO, CATCH, Action, CallUno, Catch, Challenge, Play
 from unotable.bots import policy
 from unotable.bots.base import BaseBot, best_uno, is_turn
+from unotable.bots.handmodel import HandModel
 from unotable.bots.heuristic import HeuristicBot
 from unotable.cards import (
     ID_COLOR,
@@ -90,7 +91,7 @@ from unotable.cards import (
     WILD_SWAP_HANDS,
     Rank,
 )
-from unotable.determinize import Determinizer, Tracker
+from unotable.determinize import Determinizer, Tracker, Weigh
 from unotable.events import Event
 from unotable.movegen import legal_actions
 from unotable.resolve import apply
@@ -200,6 +201,7 @@ class IsmctsBot(BaseBot):
         prior_z: float = 1.0,
         beliefs: bool = False,
         search_challenge: bool = False,
+        hand_model: bool | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations!r}")
@@ -216,6 +218,8 @@ class IsmctsBot(BaseBot):
         self.prior_z = float(prior_z)
         self.search_challenge = bool(search_challenge)
         self.tracker = Tracker(beliefs=beliefs)
+        self.hand_model = hand_model
+        self.hands = HandModel()
         self._heuristic = HeuristicBot()
         self._heuristic.tracker = self.tracker
         self.last_iterations = 0
@@ -226,6 +230,7 @@ class IsmctsBot(BaseBot):
     def observe(self, events: Sequence[Event]) -> None:
         # the heuristic shares the tracker, and keeps its own record for the challenge odds
         self._heuristic.observe(events)
+        self.hands.observe(events)
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action | None:
         self.last_iterations = 0
@@ -255,7 +260,7 @@ class IsmctsBot(BaseBot):
         tree (UCB1 with availability counts).
         """
         prior = self._prior(view, candidates, rng)
-        det = Determinizer(view, self.tracker)
+        det = Determinizer(view, self.tracker, self._weigh(view))
         horizon = self.horizon if self.horizon is not None else auto_horizon(view.ruleset)
         me = view.seat
         partners = view.ruleset.partnership
@@ -298,6 +303,23 @@ class IsmctsBot(BaseBot):
         if prior is not None and prior != best and not _better(results[best], results[prior], self.prior_z):
             best = prior
         return candidates[best]
+
+    def _weigh(self, view: PlayerView) -> Weigh | None:
+        """The hand model's weights for this view's samples (None: uniform samples)."""
+        rules = view.ruleset
+        on = self.hand_model
+        if on is None:
+            on = not (rules.seven_zero or rules.is_no_mercy)
+        if not on:
+            return None
+        color = int(view.current_color) if view.current_color is not None else -1
+        heads_up = sum(view.in_round) <= 2
+        hands = self.hands
+
+        def weigh(seat: int, size: int, cards: Sequence[int]) -> list[float]:
+            return hands.weights(seat, size, color, cards, heads_up)
+
+        return weigh
 
     def sample_world(self, det: Determinizer, rng: random.Random) -> State:
         """One determinization for an iteration (a subclass may weight or replace them:

@@ -1,0 +1,140 @@
+"""unotable.bots.handmodel and the weighted samples: what a seat's plays say about its hand, the
+samples that follow those weights and still respect the record, and the fitter that finds them."""
+from __future__ import annotations
+
+import importlib.util
+import math
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from unotable import Game, Ruleset
+from unotable.bots.handmodel import FEATURES, HAND_HEADS_UP, HAND_TABLE, HandModel
+from unotable.bots.ismcts import IsmctsBot
+from unotable.cards import Card
+from unotable.determinize import Determinizer, Tracker
+
+
+def ids(*cards: str) -> list[int]:
+    return [Card.parse(c).id for c in cards]
+
+
+def names(model: HandModel, seat: int, size: int, color: int, card: str) -> set[str]:
+    return {FEATURES[i] for i in model.features(seat, size, color, Card.parse(card).id)}
+
+
+def watch(game: Game, model: HandModel, *moves: tuple[str, int]) -> None:
+    for action, seat in moves:
+        model.observe([e for e in game.play(action, seat) if e.visible_to(0)])
+
+
+def test_a_named_color_is_likelier_and_a_color_drawn_on_is_rarer() -> None:
+    game = Game.from_position({
+        "hands": [["R1", "G2", "Y5"], ["W", "B3", "B7", "G1"], ["R2", "R3", "Y1", "Y2"]],
+        "discard": ["R7"], "draw": ["Y8", "G9", "G3", "B2"], "fill": "draw",
+    })
+    model = HandModel()
+    watch(game, model, ("R1", 0), ("W:B", 1))
+    assert names(model, 1, 3, 3, "B4") == {"current3", "named3"}
+    assert names(model, 1, 3, 3, "R5") == {"high3"}
+    blue, red = model.weights(1, 3, 3, ids("B2", "R2"))
+    assert blue > 1.5 * red  # it named blue: the heuristic names the color it holds most of
+    # seat 2 draws on blue 2: a heuristic draws only when nothing fits
+    watch(game, model, ("draw", 2))
+    assert names(model, 2, 5, 3, "B4") == {"current3", "drew_color3"}
+    assert names(model, 2, 5, 3, "W") == {"wild4", "drew_wild3"}
+    assert names(model, 2, 5, 3, "G1") == set()
+    blue, green, wild = model.weights(2, 5, 3, ids("B4", "G1", "W"))
+    assert blue < green / 4 and wild < green / 4
+    assert max(model.weights(1, 3, 3, ids("B4"))) > green  # the other seat's record is its own
+
+
+def test_a_swap_of_hands_forgets_what_was_read() -> None:
+    rules = Ruleset.preset("official").replace(seven_zero=True)
+    game = Game.from_position({
+        "ruleset": rules.to_dict(),
+        "hands": [["R1", "B2", "B5"], ["W", "B3", "B7", "G1"], ["R2", "R3", "Y7", "Y2"]],
+        "discard": ["R5"], "draw": ["Y8", "Y9", "Y3", "Y4"], "fill": "draw",
+    })
+    model = HandModel()
+    watch(game, model, ("R1", 0), ("W:B", 1), ("draw", 2))
+    if game.active_seat == 2:  # the drawn yellow card does not fit: it keeps it
+        watch(game, model, ("pass", 2))
+    assert "named3" in names(model, 1, 3, 3, "B4") and model.drew
+    watch(game, model, ("B2", 0), ("B7>2", 1))  # seat 1's 7 swaps its hand with seat 2's
+    assert names(model, 1, 5, 3, "B4") == {"current3"} and not model.drew and not model.named
+
+
+def test_weights_need_one_entry_per_feature() -> None:
+    assert len(HAND_TABLE) == len(HAND_HEADS_UP) == len(FEATURES)
+    with pytest.raises(ValueError, match="FEATURES"):
+        HandModel(table=(0.0,))
+
+
+def test_a_heavy_card_is_dealt_to_its_seat_and_even_weights_deal_evenly() -> None:
+    game = Game.new(seats=4, seed=7)
+    view = game.view(0)
+    tracker = Tracker(0)
+    tracker.observe(game.events_for(0))
+    det = Determinizer(view, tracker)
+    target, first = det.pool[0], det.order[0]  # the seats take their picks in turn
+    heavy = Determinizer(
+        view, tracker, lambda s, size, cards: [1e9 if s == first and c == target else 1.0 for c in cards]
+    )
+    rng = random.Random(3)
+    assert all(target in heavy.sample(rng).hands[first] for _ in range(200))
+    even = Determinizer(view, tracker, lambda s, size, cards: [1.0] * len(cards))
+    counts: Counter[int] = Counter()
+    trials = 3000
+    for _ in range(trials):
+        counts.update(set(even.sample(rng).hands[1]))
+    # each distinct unseen card: in seat 1's 7 cards about 7 * copies / pool of the time
+    pool = Counter(det.pool)
+    for card, copies in pool.items():
+        expected = trials * 7 * copies / len(det.pool)
+        assert abs(counts[card] - expected) < 5 * expected**0.5 + 10, (card, counts[card], expected)
+
+
+def test_ismcts_uses_the_hand_model_for_the_classic_rules_only() -> None:
+    game = Game.new(seats=4, seed=2)
+    bot = IsmctsBot(iterations=20)
+    assert bot._weigh(game.view(0)) is not None
+    assert bot._weigh(Game.new(seats=4, ruleset="house", seed=2).view(0)) is None
+    assert IsmctsBot(hand_model=False)._weigh(game.view(0)) is None
+    no_mercy = Game.new(seats=4, ruleset="no-mercy", seed=2).view(0)
+    assert IsmctsBot(hand_model=True)._weigh(no_mercy) is not None
+    # the same seed, the same decision
+    s = game.active_seat
+    choices = set()
+    for _ in range(2):
+        b = IsmctsBot(iterations=60)
+        b.observe(game.events_for(s))
+        choices.add(b.choose(game.view(s), game.legal_actions_for(s), random.Random(4)))
+    assert len(choices) == 1
+
+
+def test_the_fitter_recovers_the_weights_that_dealt_the_hands() -> None:
+    """benchmarks/fit_hands.py: hands dealt by known weights from pools of known features."""
+    pytest.importorskip("numpy")
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "fit_hands.py"
+    spec = importlib.util.spec_from_file_location("bench_fit_hands", path)
+    assert spec is not None and spec.loader is not None
+    fit_hands: Any = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fit_hands)
+    truth = [0.0] * len(FEATURES)
+    truth[0], truth[1] = 1.0, -1.0
+    rng = random.Random(1)
+    data = []
+    for _ in range(3000):
+        # 60 cards: 10 with feature 0, 10 with feature 1, 40 with none; a hand of 7
+        cards = [(0,)] * 10 + [(1,)] * 10 + [()] * 40
+        weight = [math.exp(sum(truth[f] for f in key)) for key in cards]
+        keys = sorted(range(60), key=lambda i: rng.expovariate(1.0) / weight[i])
+        hand = Counter(cards[i] for i in keys[:7])
+        data.append([(7, n, hand[key], key) for key, n in ((((0,)), 10), ((1,), 10), ((), 40))])
+    theta = fit_hands.fit(fit_hands.Data(data))
+    assert abs(theta[0] - 1.0) < 0.15 and abs(theta[1] + 1.0) < 0.15
+    assert all(abs(v) < 1e-6 for v in theta[2:])
