@@ -68,6 +68,24 @@ def test_a_swap_of_hands_forgets_what_was_read() -> None:
     assert names(model, 1, 5, 3, "B4") == {"current3"} and not model.drew and not model.named
 
 
+def test_a_seat_that_spares_a_seat_about_to_go_out_holds_no_attack_that_fit() -> None:
+    game = Game.from_position({
+        "hands": [["R1", "R2", "Y5"], ["R3", "RS", "GD2", "GS", "Y9"], ["R6", "B6"]],
+        "discard": ["R7"], "draw": ["Y8", "G9", "G3", "B2"], "fill": "draw",
+    })
+    model = HandModel()
+    model.sync(game.view(0))  # a position has no deal events: the sizes come from the view
+    watch(game, model, ("R1", 0), ("R3", 1))  # seat 2 holds two cards; seat 1 could have skipped it
+    assert "spared3" in names(model, 1, 4, 0, "RS")  # red was current
+    assert "spared3" in names(model, 1, 4, 0, "RD2") and "spared3" in names(model, 1, 4, 0, "W4")
+    assert "spared3" not in names(model, 1, 4, 0, "YD2")  # neither red nor a 1
+    assert "spared3" not in names(model, 1, 4, 0, "GS")  # green, and not the 1's rank: not playable then
+    spared, other = model.weights(1, 4, 0, ids("RD2", "GS"))
+    assert spared < other / 5
+    watch(game, model, ("R6", 2), ("R2", 0), ("RS", 1))  # now it attacks: the reading is dropped
+    assert "spared3" not in names(model, 1, 3, 0, "RD2")
+
+
 def test_weights_need_one_entry_per_feature() -> None:
     assert len(HAND_TABLE) == len(HAND_HEADS_UP) == len(FEATURES)
     with pytest.raises(ValueError, match="FEATURES"):

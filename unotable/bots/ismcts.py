@@ -312,6 +312,7 @@ class IsmctsBot(BaseBot):
             on = not (rules.seven_zero or rules.is_no_mercy)
         if not on:
             return None
+        self.hands.sync(view)
         color = int(view.current_color) if view.current_color is not None else -1
         heads_up = sum(view.in_round) <= 2
         hands = self.hands
