@@ -3,10 +3,14 @@
 Each iteration deals one *determinization*: a full state consistent with what the seat knows
 (:mod:`unotable.determinize`: its own hand exactly, the other hands of the right sizes from the
 unseen cards, the draw pile a random order of the rest, and every sound inference from the public
-record). The search is single-observer ISMCTS (Cowling, Powley and Whitehouse 2012) over the seat's
-own decisions, with the other seats moving by the fast policy of :mod:`unotable.bots.policy` (the
-heuristic's rules on card ids; it agrees with the heuristic bot on about 97% of its non-forced
-choices, so it is also a model of that opponent):
+record). Under the classic rules the other hands are dealt by weight, from a model of how the
+heuristic holds its cards (:mod:`unotable.bots.handmodel`: short hands rarely keep a wild, a named
+color is likelier, a color drawn on is rarer, and so on); ``hand_model=False`` deals them
+uniformly, ``True`` uses the model where hands move too (``seven_zero``, No Mercy), where it
+forgets what it read at each swap. The search is single-observer ISMCTS (Cowling, Powley and
+Whitehouse 2012) over the seat's own decisions, with the other seats moving by the fast policy
+of :mod:`unotable.bots.policy` (the heuristic's rules on card ids; it agrees with the heuristic
+bot on about 97% of its non-forced choices, so it is also a model of that opponent):
 
 - **The root** is expanded fully in every determinization: each candidate action is played on a
   copy of the same deal, with the same future reshuffles (common random numbers), so the actions
@@ -48,7 +52,8 @@ or No Mercy round is three or four times longer than a classic one; the work cap
 iterations measured the same strength within their intervals (the README's table): the evaluation
 and the opponent model, not the sample count, limit it, and above all the hidden hands: with the
 true other hands in every sample it won 45.0% of the same 400 four-seat rounds against three
-heuristic bots where it wins 30.2% (``benchmarks/hidden_info.py``). Judged decision by
+heuristic bots where uniform samples won 30.2% (``benchmarks/hidden_info.py``); the hand model
+won 34.6% of the first 1200 of those rounds, where uniform samples won 31.6%. Judged decision by
 decision from the true hands (``benchmarks/decisions.py``), more samples, full playouts, a tree
 over the next decision and other ``prior_z`` choose no better, and samplers that read the other
 seats' plays choose worse. ``beliefs`` lets the determinizations
