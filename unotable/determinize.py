@@ -549,11 +549,15 @@ class Determinizer:
         self.color_before_wd4 = tracker.color_before_wd4
         self.inverse: dict[int, list[float]] | None = None
         if weigh is not None:
-            self.inverse = {
-                s: [1.0 / w for w in weigh(s, sizes[s], self.pool)]
-                for s in self.order
-                if len(fixed[s]) < sizes[s]
-            }
+            self.inverse = {}
+            for s in self.order:
+                if len(fixed[s]) < sizes[s]:
+                    weights = list(weigh(s, sizes[s], self.pool))
+                    if len(weights) != len(self.pool) or not all(w > 0 for w in weights):
+                        raise ValueError(
+                            f"weigh must give a positive weight to each of the {len(self.pool)} cards"
+                        )
+                    self.inverse[s] = [1.0 / w for w in weights]
 
     def sample(self, rng: random.Random) -> State:
         if self.inverse is not None:
@@ -590,7 +594,6 @@ class Determinizer:
         set_aside = pool[: self.set_aside]
         draw = pool[self.set_aside:]
         return _build(view, rules, hands, draw, set_aside, self.color_before_wd4, rng)
-
 
     def _weighted(self, inverse: dict[int, list[float]], rng: random.Random) -> State:
         """A sample whose other hands are dealt by weight (see the class docstring)."""

@@ -104,6 +104,8 @@ def test_a_heavy_card_is_dealt_to_its_seat_and_even_weights_deal_evenly() -> Non
     )
     rng = random.Random(3)
     assert all(target in heavy.sample(rng).hands[first] for _ in range(200))
+    with pytest.raises(ValueError, match="positive weight"):
+        Determinizer(view, tracker, lambda s, size, cards: [0.0] * len(cards))
     even = Determinizer(view, tracker, lambda s, size, cards: [1.0] * len(cards))
     counts: Counter[int] = Counter()
     trials = 3000
