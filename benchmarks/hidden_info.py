@@ -1,11 +1,13 @@
 """What the hidden hands are worth to ismcts, and what reading the other seats' plays recovers.
 
-ismcts samples the other hands uniformly from the unseen cards, under the sound inferences of
-:class:`~unotable.determinize.Tracker`. This benchmark plays 4-seat ``official`` rounds of one
-ismcts against three heuristic bots (the arena's seats, seeds and seat rotation, so ``plain``
-reproduces ``unotable simulate``) with other samplers in its place:
+ismcts samples the other hands under the sound inferences of :class:`~unotable.determinize.Tracker`,
+by the weights of its hand model (:mod:`unotable.bots.handmodel`). This benchmark plays 4-seat
+``official`` rounds of one ismcts against three heuristic bots (the arena's seats, seeds and seat
+rotation, so ``plain`` reproduces ``unotable simulate``) with other samplers in its place:
 
 - ``plain``: the package's ismcts;
+- ``uniform``: ``ismcts:hand_model=false``, the other hands dealt uniformly (the package's
+  sampler before the hand model; the next three build on it);
 - ``oracle``: every sample holds the true hands (the draw pile is still shuffled): the most any
   inference about the hands could give;
 - ``beliefs``: ``ismcts:beliefs=true`` (a draw read as "held nothing playable");
@@ -15,13 +17,13 @@ reproduces ``unotable simulate``) with other samplers in its place:
   at most, then the one with the fewest misses);
 - ``beliefs+plays``: both.
 
-It prints each variant's share of rounds with its 95% interval, and against ``plain`` the
-rounds each one won that the other lost (the same deals). ``--quality N`` instead measures how
+It prints each variant's share of rounds with its 95% interval, and against the first variant
+the rounds each one won that the other lost (the same deals). ``--quality N`` instead measures how
 close each sampler's hands are to the true ones over N rounds: the Brier score of "this seat
 holds a card of color c / a wild" (summed over the 3 other seats and 5 features, per decision;
 0 is the oracle), averaged over ismcts's decisions.
 
-    .venv/bin/python benchmarks/hidden_info.py --games 400 --jobs 2 --variants plain,oracle,plays
+    .venv/bin/python benchmarks/hidden_info.py --games 400 --jobs 2 --variants uniform,plain,oracle
     .venv/bin/python benchmarks/hidden_info.py --quality 30
 """
 from __future__ import annotations
@@ -58,7 +60,7 @@ from unotable.game import Game
 from unotable.rules import Ruleset
 from unotable.state import Phase, State
 
-VARIANTS = ("plain", "oracle", "beliefs", "plays", "beliefs+plays")
+VARIANTS = ("plain", "uniform", "oracle", "beliefs", "plays", "beliefs+plays")
 
 
 class PlayContext(NamedTuple):
@@ -193,12 +195,14 @@ class OracleIsmcts(IsmctsBot):
 def build(variant: str, eps: float, tries: int) -> IsmctsBot:
     if variant == "plain":
         return IsmctsBot()
+    if variant == "uniform":
+        return IsmctsBot(hand_model=False)
     if variant == "oracle":
         return OracleIsmcts()
     if variant == "beliefs":
-        return IsmctsBot(beliefs=True)
+        return IsmctsBot(beliefs=True, hand_model=False)
     if variant in ("plays", "beliefs+plays"):
-        return PlaysIsmcts(eps=eps, tries=tries, beliefs=variant == "beliefs+plays")
+        return PlaysIsmcts(eps=eps, tries=tries, beliefs=variant == "beliefs+plays", hand_model=False)
     raise SystemExit(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
 
 
@@ -308,10 +312,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         wins = sum(won[v].values())
         lo, hi = wilson(wins, args.games)
         line = f"{v:14s} {wins:5d}/{args.games} = {wins / args.games:.1%} [{lo:.1%}-{hi:.1%}]"
-        if v != "plain" and "plain" in won:
-            up = sum(1 for i in range(args.games) if won[v][i] and not won["plain"][i])
-            down = sum(1 for i in range(args.games) if won["plain"][i] and not won[v][i])
-            line += f"   vs plain: won {up} it lost, lost {down} it won"
+        first = variants[0]
+        if v != first:
+            up = sum(1 for i in range(args.games) if won[v][i] and not won[first][i])
+            down = sum(1 for i in range(args.games) if won[first][i] and not won[v][i])
+            line += f"   vs {first}: won {up} it lost, lost {down} it won"
         print(line)
     return 0
 
