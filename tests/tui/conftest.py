@@ -47,6 +47,23 @@ class Term:
         self.seen = 0  # how much of the screen the last expect() consumed
         self.status: int | None = None
 
+    def wait_reading(self, timeout: float = 10.0) -> None:
+        """Wait until the program sleeps in a read (its state ``S`` in /proc five polls in a row,
+        50 ms apart): the prompt is written before read() is entered, and a signal that lands in
+        between is only seen when read() returns. A person is never that fast; a loaded machine
+        can be, so the tests wait for the read itself rather than a fixed time."""
+        deadline = time.monotonic() + timeout
+        asleep = 0
+        while asleep < 5 and time.monotonic() < deadline:
+            try:
+                stat = Path(f"/proc/{self.pid}/stat").read_text()
+            except OSError:  # no /proc (not Linux): wait like a person
+                time.sleep(0.3)
+                return
+            state = stat[stat.rindex(")") + 2]
+            asleep = asleep + 1 if state == "S" else 0
+            time.sleep(0.05)
+
     @property
     def screen(self) -> str:
         """Everything written so far, without carriage returns."""

@@ -112,9 +112,7 @@ def test_illegal_input_is_explained_and_the_game_goes_on(term: Callable[..., Any
 def test_ctrl_c_quits_cleanly(term: Callable[..., Any]) -> None:
     t = term(*ARGS)
     t.expect(r"(?m)^> $")
-    # Python writes the prompt and then blocks in read(); a SIGINT that lands between the two is
-    # only seen when read() returns. A person is never that fast; the test waits like one.
-    time.sleep(0.3)
+    t.wait_reading()  # a SIGINT before read() is entered would be seen only when read() returns
     t.send_raw(b"\x03")
     assert t.wait() == 130
     assert "Interrupted." in t.screen and t.screen.endswith("Goodbye.\n")
