@@ -37,6 +37,9 @@ class Term:
         pid, fd = pty.fork()
         if pid == 0:  # the child: exec at once
             try:
+                # as from a shell: Ctrl-C at its default, whatever an earlier test left in this
+                # process (an ignored SIGINT survives exec, and Python then keeps ignoring it)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
                 os.chdir(cwd)
                 os.execve(sys.executable, [sys.executable, "-m", "unotable.cli", *args], full_env)
             finally:
