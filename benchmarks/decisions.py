@@ -25,9 +25,7 @@ Variants: any ``ismcts:...`` spec of :func:`unotable.bots.make_bot` (``ismcts:pr
 playout lengths that are not in the package (:class:`PlayoutIsmcts`): ``extend=K`` (the playout
 goes on to the end of the round when some seat holds K cards or fewer at the horizon),
 ``endgame=K`` (full playouts when some seat holds K cards or fewer at the decision) and ``lap``
-(the playout stops at the seat's next turn, or after 20 actions). ``eval=v1``, ``hands=v1`` and
-``eval=v1+hands=v1`` put back the evaluation or the hand model of commit 838f174 (:data:`EVAL_V1`,
-:data:`HANDS_V1`), to measure what the later features bought.
+(the playout stops at the seat's next turn, or after 20 actions).
 
 ``--rounds N`` instead plays N whole rounds with each variant in ismcts's seat and prints its
 share of rounds, and against the first variant the rounds each won that the other lost.
@@ -57,46 +55,12 @@ from unotable.arbiter import derive_seed
 from unotable.bots import make_bot, policy
 from unotable.bots.arena import wilson
 from unotable.bots.base import BaseBot, Bot
-from unotable.bots.handmodel import FEATURES, HandModel
 from unotable.bots.heuristic import HeuristicBot
-from unotable.bots.ismcts import EvalWeights, IsmctsBot, Node, _reward, _SameSeed
+from unotable.bots.ismcts import IsmctsBot, Node, _reward, _SameSeed
 from unotable.game import Game
 from unotable.resolve import apply
 from unotable.state import Phase, State
 from unotable.views import PlayerView
-
-EVAL_V1 = (
-    EvalWeights(-0.321, 0.393, 0.084, 0.307, 0.089, 0.074, 0.064, 0.801, 0.259, 0, 0, 0, 0,
-                (0.0, -0.119, -0.129, -0.156)),
-    EvalWeights(-0.178, 0.315, 0.204, 0.419, 0.151, 0.094, -0.187, 0.376, 0.073, 0, 0, 0, 0, (0.0, -0.082)),
-)
-"""``eval=v1``: the evaluation of commit 838f174, before it read whether a seat can play on the top
-card (for three seats or more, for two)."""
-
-_V1_NAMES = [f"{f}{b}" for b in (1, 2, 3, 4) for f in ("wild", "wd4", "action", "high")] + [
-    f"{f}{b}" for b in (1, 2, 3)
-    for f in ("current", "named", "played", "switched", "drew_color", "drew_rank", "drew_wild", "spared")
-]
-_V1_TABLE = (
-    -4.213, -2.629, -0.981, -0.638, -2.707, -1.924, -0.730, -0.466,
-    -0.882, -1.457, -0.629, -0.374, -0.401, -0.524, -0.378, -0.181,
-    0.278, 1.044, -0.766, 0.662, -3.464, -3.504, 0.000, -6.000,
-    0.125, 0.862, -0.451, 0.565, -3.156, -3.585, -6.000, -6.000,
-    0.006, 0.666, -0.247, 0.430, -1.830, -1.903, -2.712, -2.418,
-)
-_V1_HEADS_UP = (
-    -5.001, -3.337, -1.276, -0.736, -3.858, -2.600, -0.967, -0.533,
-    -1.293, -1.924, -0.828, -0.432, -0.745, -0.953, -0.551, -0.268,
-    0.719, 0.414, -1.285, 0.826, -2.840, -3.220, 0.000, -6.000,
-    0.357, 0.417, -0.793, 0.646, -2.936, -2.830, -6.000, -6.000,
-    -0.013, 0.371, -0.380, 0.598, -1.692, -1.783, -2.192, -2.377,
-)
-HANDS_V1 = tuple(
-    tuple(dict(zip(_V1_NAMES, v, strict=True)).get(f, 0.0) for f in FEATURES)
-    for v in (_V1_TABLE, _V1_HEADS_UP)
-)
-"""``hands=v1``: the hand model of commit 838f174, without ``outranked``, ``stuck_color``,
-``stuck_rank`` and ``drew_old`` (their weights 0)."""
 
 
 class PlayoutIsmcts(IsmctsBot):
@@ -128,20 +92,13 @@ class PlayoutIsmcts(IsmctsBot):
                 break
             policy.step(st)
             steps += 1
-        return _reward(st, me, partners, self.evaluation), steps
+        return _reward(st, me, partners), steps
 
 
 def build(spec: str, game: Game) -> BaseBot:
     """The bot a variant names (see the module docstring); ``game`` is what an oracle sees."""
     if spec in ("plain", "ismcts"):
         return IsmctsBot()
-    if spec in ("eval=v1", "hands=v1", "eval=v1+hands=v1"):
-        earlier = IsmctsBot()
-        if "eval=v1" in spec:
-            earlier.evaluation = EVAL_V1
-        if "hands=v1" in spec:
-            earlier.hands = HandModel(*HANDS_V1)
-        return earlier
     if spec == "heuristic":
         return HeuristicBot()
     if spec.startswith("ismcts:"):

@@ -28,24 +28,16 @@ from unotable.game import Game
 from unotable.state import Phase, State
 
 FEATURES = ("cards", "wild", "wild_draw_four", "draw_card", "skip_reverse", "current_color", "colors",
-            "one_card", "two_cards", "one_match", "two_match", "turn_match", "turn_one_match")
-
-CAP = 8.0
-"""The largest weight kept: a seat to act with one card that fits goes out, a certainty the
-likelihood would push to infinity."""
+            "one_card", "two_cards")
 
 
-def features(st: State, seat: int, turn: bool) -> list[float]:
-    """The hand terms of ``EvalWeights`` for ``seat`` (``turn``: the seat to act), in the order of
-    :data:`FEATURES`."""
+def features(st: State, seat: int) -> list[float]:
+    """The hand terms of ``EvalWeights`` for ``seat``, in the order of :data:`FEATURES`."""
     hand = st.hands[seat]
     colors = [0, 0, 0, 0]
     for c in hand:
         if c < NUM_COLORED_IDS:
             colors[ID_COLOR[c]] += 1
-    top = st.discard[-1]
-    rank = ID_RANK[top] if top < NUM_COLORED_IDS else -2
-    match = any(c >= NUM_COLORED_IDS or ID_COLOR[c] == st.color or ID_RANK[c] == rank for c in hand)
     return [
         len(hand),
         sum(1 for c in hand if c >= NUM_COLORED_IDS),
@@ -56,10 +48,6 @@ def features(st: State, seat: int, turn: bool) -> list[float]:
         sum(1 for x in colors if x),
         float(len(hand) == 1),
         float(len(hand) == 2),
-        float(len(hand) == 1 and match),
-        float(len(hand) == 2 and match),
-        float(turn and match),
-        float(turn and len(hand) == 1 and match),
     ]
 
 
@@ -87,7 +75,7 @@ def snapshots(seats: int, rounds: int, seed: int, extra: bool = False) -> tuple[
         while st.phase < Phase.ROUND_OVER and steps < 3000:
             if st.phase == Phase.PLAY and pick.random() < 0.15:
                 order = [(st.active + k * st.direction) % seats for k in range(seats)]
-                rows = [features(st, s, k == 0) + (threat(st, s, order[(k + 1) % seats]) if extra else [])
+                rows = [features(st, s) + (threat(st, s, order[(k + 1) % seats]) if extra else [])
                         + [float(k == j) for j in range(1, seats)] for k, s in enumerate(order)]
                 taken.append((order, rows))
             policy.step(st)
@@ -153,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"held-out NLL: fitted {nll(w, x[test], y[test]):.4f}, in the package "
           f"{nll(as_vector(current, args.seats), x[test], y[test]):.4f}, uniform {np.log(args.seats):.4f}")
     k = len(FEATURES)
-    values = ", ".join(f"{min(v, CAP):.3f}" for v in w[:k])
+    values = ", ".join(f"{v:.3f}" for v in w[:k])
     dist = ", ".join(["0.0"] + [f"{v:.3f}" for v in w[k:]])
     print(f"EvalWeights({values}, ({dist}))")
     return 0

@@ -418,23 +418,6 @@ def test_ismcts_evaluation_is_a_distribution_over_the_seats() -> None:
     assert not _better([1, 0] * 10, [0, 1] * 10, 1.0)
 
 
-def test_ismcts_evaluation_reads_what_fits_on_the_top_card() -> None:
-    from unotable.bots.ismcts import evaluate
-
-    def chances(hands: list[list[str]]) -> list[float]:
-        game = Game.from_position({"hands": hands, "discard": ["R7"], "draw": ["Y8", "G9"], "fill": "draw"})
-        st = game.clone_state()
-        return [evaluate(st, s, False) for s in range(len(hands))]
-
-    others = [["G1", "G2", "B3"], ["Y1", "Y2", "B4"], ["G5", "Y5", "B5"]]
-    fits, stuck = chances([["R1"], *others]), chances([["G1"], *others])
-    assert fits[0] > 0.99  # the seat to act plays its last card
-    assert 0.3 < stuck[0] < fits[0]  # a card that does not fit must wait a lap
-    # one card each, the same sizes: the seat whose card fits the top is the likelier winner
-    mixed = chances([["G1", "G2"], ["B7"], ["Y4", "Y5"], ["B3"]])
-    assert mixed[1] > mixed[3]
-
-
 def test_tracker_beliefs_read_a_draw_as_stuck() -> None:
     from unotable.determinize import Tracker
 

@@ -14,7 +14,7 @@ import pytest
 from unotable import Game, Ruleset
 from unotable.bots.handmodel import FEATURES, HAND_HEADS_UP, HAND_TABLE, HandModel
 from unotable.bots.ismcts import IsmctsBot
-from unotable.cards import Card, Color
+from unotable.cards import Card
 from unotable.determinize import Determinizer, Tracker
 
 
@@ -84,38 +84,6 @@ def test_a_seat_that_spares_a_seat_about_to_go_out_holds_no_attack_that_fit() ->
     assert spared < other / 5
     watch(game, model, ("R6", 2), ("R2", 0), ("RS", 1))  # now it attacks: the reading is dropped
     assert "spared3" not in names(model, 1, 3, 0, "RD2")
-
-
-def test_a_chosen_play_wild_and_earlier_draws_say_what_the_seat_lacked() -> None:
-    game = Game.from_position({
-        "hands": [["B1", "G2", "Y5", "R8", "G7"], ["B3", "B7", "Y8", "R4"], ["W", "R2", "R3", "Y1", "Y2"],
-                  ["G4", "G5", "Y6"]],
-        "discard": ["B5"], "draw": ["G9", "B9", "G3", "B2"], "fill": "draw",
-    })
-    model = HandModel()
-    model.sync(game.view(0))
-    blue, red, yellow = int(Color.BLUE), int(Color.RED), int(Color.YELLOW)
-    # seat 1 chose a blue 3: a heuristic plays the blue Draw Two, Skip or higher number first
-    watch(game, model, ("B1", 0), ("B3", 1))
-    assert names(model, 1, 3, blue, "B4") == {"current3", "played3", "outranked3"}
-    assert "outranked3" in names(model, 1, 3, blue, "BS") and "outranked3" in names(model, 1, 3, blue, "BD2")
-    assert "outranked3" not in names(model, 1, 3, blue, "BR")  # a Reverse is not ranked so
-    assert "outranked3" not in names(model, 1, 3, blue, "B2") | names(model, 1, 3, blue, "R9")
-    higher, lower = model.weights(1, 3, blue, ids("B4", "B2"))
-    assert higher < lower / 2
-    # seat 2 spent a wild with five cards: it likely had no blue and no 3
-    watch(game, model, ("W:R", 2))
-    assert names(model, 2, 4, red, "B4") == {"stuck_color3"}
-    assert names(model, 2, 4, red, "G3") == {"stuck_rank3"}
-    assert names(model, 2, 4, red, "Y1") == set()
-    # seat 3 draws on red, later on a yellow 1: red stays rare, as an earlier draw
-    watch(game, model, ("draw", 3), ("R8", 0), ("Y8", 1), ("Y1", 2), ("draw", 3))
-    assert names(model, 3, 5, yellow, "R1") == {"drew_rank3", "drew_old3"}
-    assert names(model, 3, 5, yellow, "R2") == {"drew_old3"}
-    assert names(model, 3, 5, yellow, "B9") == {"high4"}
-    assert "outranked3" not in names(model, 1, 3, blue, "B4")  # seat 1 has chosen again since (Y8)
-    old, other = model.weights(3, 5, yellow, ids("R2", "B2"))
-    assert old < other / 1.5
 
 
 def test_weights_need_one_entry_per_feature() -> None:

@@ -22,12 +22,6 @@ or more; the color features stop at ``3``):
 - ``spared``: a Skip, Draw Two or Wild Draw Four that the seat could have played at its last turn,
   when the seat after it held two cards or fewer and it neither attacked nor went out (the
   heuristic attacks a seat about to go out whenever it can).
-- ``outranked``: a card of the color the seat last chose to play (not a card just drawn, not a
-  jump-in) that the heuristic plays before it: a Draw Two, a Skip or a higher number;
-- ``stuck_color``, ``stuck_rank``: the color current, and the rank on top, when the seat last
-  chose to play a wild with four cards or more (the heuristic keeps its wilds while it has a card
-  that fits);
-- ``drew_old``: a color current at an earlier draw by choice this round than the last.
 
 The weights (:data:`HAND_TABLE` for three seats or more, :data:`HAND_HEADS_UP` for two) are fitted
 by ``benchmarks/fit_hands.py`` to the true hands of heuristic self-play (``official``): each
@@ -71,10 +65,7 @@ from unotable.views import PlayerView
 __all__ = ["FEATURES", "HAND_HEADS_UP", "HAND_TABLE", "HandModel"]
 
 _RANK_FEATURES = ("wild", "wd4", "action", "high")
-_COLOR_FEATURES = (
-    "current", "named", "played", "switched", "drew_color", "drew_rank", "drew_wild", "spared",
-    "outranked", "stuck_color", "stuck_rank", "drew_old",
-)
+_COLOR_FEATURES = ("current", "named", "played", "switched", "drew_color", "drew_rank", "drew_wild", "spared")
 
 FEATURES: tuple[str, ...] = tuple(
     [f"{f}{b}" for b in (1, 2, 3, 4) for f in _RANK_FEATURES]
@@ -85,23 +76,14 @@ FEATURES: tuple[str, ...] = tuple(
 _INDEX = {f: i for i, f in enumerate(FEATURES)}
 _SKIP, _DRAW_TWO = int(Rank.SKIP), int(Rank.DRAW_TWO)
 _NEAR = 2
-_ORDER = tuple(
-    -1 if ID_RANK[c] == int(Rank.REVERSE) else 20 if ID_RANK[c] == _SKIP else 21 if ID_RANK[c] == _DRAW_TWO
-    else ID_RANK[c] if ID_RANK[c] <= 9 else -1
-    for c in range(NUM_COLORED_IDS)
-)
-"""A colored card's place in the heuristic's order between cards of one color (higher is played
-first: Draw Two, Skip, then numbers 9 to 0; -1 for the cards it does not rank so, Reverse)."""
 """A seat about to go out, for ``spared``: two cards or fewer."""
 
 HAND_TABLE: tuple[float, ...] = (
-    -4.466, -2.862, -0.917, -0.527, -2.858, -2.058, -0.675, -0.392,
-    -0.959, -1.526, -0.580, -0.315, -0.412, -0.530, -0.329, -0.135,
-    0.254, 0.959, -0.478, 0.613, -3.431, -3.491, 0.000, -6.000,
-    -1.963, 0.000, 0.000, -1.063, 0.127, 0.762, -0.261, 0.552,
-    -3.062, -3.579, -6.000, -6.000, -1.363, 0.000, 0.000, -0.850,
-    -0.002, 0.607, -0.090, 0.473, -1.635, -1.896, -2.784, -2.318,
-    -0.967, -0.458, -0.644, -0.703,
+    -4.213, -2.629, -0.981, -0.638, -2.707, -1.924, -0.730, -0.466,
+    -0.882, -1.457, -0.629, -0.374, -0.401, -0.524, -0.378, -0.181,
+    0.278, 1.044, -0.766, 0.662, -3.464, -3.504, 0.000, -6.000,
+    0.125, 0.862, -0.451, 0.565, -3.156, -3.585, -6.000, -6.000,
+    0.006, 0.666, -0.247, 0.430, -1.830, -1.903, -2.712, -2.418,
 )
 """Log-weights for three seats or more, aligned with :data:`FEATURES`: fitted to 462,000 positions
 of 4-seat heuristic self-play (``benchmarks/fit_hands.py --seats 4 --rounds 3000 --seed 5``)."""
@@ -110,10 +92,8 @@ HAND_HEADS_UP: tuple[float, ...] = (
     -5.001, -3.337, -1.276, -0.736, -3.858, -2.600, -0.967, -0.533,
     -1.293, -1.924, -0.828, -0.432, -0.745, -0.953, -0.551, -0.268,
     0.719, 0.414, -1.285, 0.826, -2.840, -3.220, 0.000, -6.000,
-    0.000, 0.000, 0.000, 0.000, 0.357, 0.417, -0.793, 0.646,
-    -2.936, -2.830, -6.000, -6.000, 0.000, 0.000, 0.000, 0.000,
+    0.357, 0.417, -0.793, 0.646, -2.936, -2.830, -6.000, -6.000,
     -0.013, 0.371, -0.380, 0.598, -1.692, -1.783, -2.192, -2.377,
-    0.000, 0.000, 0.000, 0.000,
 )
 """Log-weights for two seats in the round, aligned with :data:`FEATURES`: fitted to 115,000 positions
 of 2-seat heuristic self-play (``benchmarks/fit_hands.py --seats 2 --rounds 3000 --seed 6``)."""
@@ -143,12 +123,6 @@ class HandModel:
         self.switched: dict[int, int] = {}
         self.drew: dict[int, tuple[int, int, bool]] = {}
         """Seat -> (the color current, the rank on top, whether it played since) at its last draw."""
-        self.drew_old: dict[int, set[int]] = {}
-        """Seat -> the colors current at its earlier draws by choice this round (not the last)."""
-        self.outranked: dict[int, tuple[int, int]] = {}
-        """Seat -> (color, order) of the colored card it last chose to play in its turn."""
-        self.stuck: dict[int, tuple[int, int]] = {}
-        """Seat -> (the color current, the rank on top) when it last chose a wild with 4+ cards."""
 
     def observe(self, events: Iterable[Event]) -> None:
         """Read events the seat may see, in order."""
@@ -171,9 +145,6 @@ class HandModel:
             elif isinstance(e, Drew):
                 if e.reason is DrawReason.DRAW:
                     rank = ID_RANK[self.top] if 0 <= self.top < NUM_COLORED_IDS else -1
-                    last = self.drew.get(e.seat)
-                    if last is not None and last[0] >= 0:
-                        self.drew_old.setdefault(e.seat, set()).add(last[0])
                     self.drew[e.seat] = (self.color, rank, False)
                     self._spares(e.seat)
                 self._resize(e.seat, e.count)
@@ -225,17 +196,8 @@ class HandModel:
     def _played(self, e: CardPlayed) -> None:
         c, s = e.card.id, e.seat
         drew = self.drew.get(s)
-        chosen = not e.jump_in and (drew is None or drew[2])  # (a card just drawn: read at the draw)
-        self.outranked.pop(s, None)
-        self.stuck.pop(s, None)
-        if chosen:
+        if not e.jump_in and (drew is None or drew[2]):  # (a card just drawn: read at the draw)
             self._spares(s, c)
-            order = _ORDER[c] if c < NUM_COLORED_IDS else -1
-            if order >= 0:
-                self.outranked[s] = (ID_COLOR[c], order)
-            elif c >= NUM_COLORED_IDS and 0 <= s < len(self.sizes) and self.sizes[s] >= 4:
-                rank = ID_RANK[self.top] if 0 <= self.top < NUM_COLORED_IDS else -1
-                self.stuck[s] = (self.color, rank)
         self._resize(s, -1)
         col = ID_COLOR[c]
         if col >= 0:
@@ -289,16 +251,10 @@ class HandModel:
             out.append(_INDEX[f"switched{b}"])
         drew = self.drew.get(seat)
         if drew is not None:
-            _matches(out, drew[0], drew[1], col, rank, "drew", b)
-        old = self.drew_old.get(seat)
-        if old is not None and col in old:
-            out.append(_INDEX[f"drew_old{b}"])
-        outranked = self.outranked.get(seat)
-        if outranked is not None and col == outranked[0] and _ORDER[card] > outranked[1]:
-            out.append(_INDEX[f"outranked{b}"])
-        stuck = self.stuck.get(seat)
-        if stuck is not None:
-            _matches(out, stuck[0], stuck[1], col, rank, "stuck", b)
+            if col == drew[0]:
+                out.append(_INDEX[f"drew_color{b}"])
+            if rank == drew[1]:
+                out.append(_INDEX[f"drew_rank{b}"])
         return out
 
     def weights(
@@ -315,11 +271,3 @@ class HandModel:
                 w = cache[c] = math.exp(sum(theta[i] for i in self.features(seat, size, color, c)))
             out.append(w)
         return out
-
-
-def _matches(out: list[int], then_color: int, then_rank: int, col: int, rank: int, name: str, b: int) -> None:
-    """Add ``name``'s color and rank features where the card matches the color and rank of then."""
-    if col == then_color:
-        out.append(_INDEX[f"{name}_color{b}"])
-    if rank == then_rank:
-        out.append(_INDEX[f"{name}_rank{b}"])

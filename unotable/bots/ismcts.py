@@ -225,9 +225,6 @@ class IsmctsBot(BaseBot):
         self.tracker = Tracker(beliefs=beliefs)
         self.hand_model = hand_model
         self.hands = HandModel()
-        self.evaluation = (EVAL_TABLE, EVAL_HEADS_UP)
-        """The weights of :func:`evaluate` (for three seats or more, for two): a benchmark may
-        set others."""
         self._heuristic = HeuristicBot()
         self._heuristic.tracker = self.tracker
         self.last_iterations = 0
@@ -365,7 +362,7 @@ class IsmctsBot(BaseBot):
             policy.react(st)
             path.append(node)
             depth += 1
-        reward = _reward(st, me, partners, self.evaluation)
+        reward = _reward(st, me, partners)
         for n in path:
             n.visits += 1
             n.reward += reward
@@ -418,9 +415,7 @@ def auto_horizon(rules: Ruleset) -> int:
     return 0 if rules.seven_zero or rules.is_no_mercy else DEFAULT_HORIZON
 
 
-def _reward(
-    st: State, me: int, partners: bool, weights: tuple[EvalWeights, EvalWeights] | None = None
-) -> float:
+def _reward(st: State, me: int, partners: bool) -> float:
     res = st.last_round
     if st.phase >= _ROUND_OVER and isinstance(res, RoundResult):
         w = res.winner
@@ -429,9 +424,7 @@ def _reward(
         if partners:
             return 1.0 if w % 2 == me % 2 else 0.0
         return 1.0 if w == me else 0.0
-    if weights is None:
-        return evaluate(st, me, partners)
-    return evaluate(st, me, partners, *weights)
+    return evaluate(st, me, partners)
 
 
 class EvalWeights(NamedTuple):
@@ -446,27 +439,15 @@ class EvalWeights(NamedTuple):
     colors: float
     one_card: float
     two_cards: float
-    one_match: float
-    """One card left, and it can be played on the top card (its color or rank, or a wild)."""
-    two_match: float
-    """Two cards left, and one of them can be played on the top card."""
-    turn_match: float
-    """The seat to act holds a card that can be played on the top card."""
-    turn_one_match: float
-    """The seat to act holds one card, and it can be played: it goes out at once."""
     distance: tuple[float, ...]
     """By turn distance from the active seat (0, 1, 2, ...); the last entry serves farther seats."""
 
 
-EVAL_HEADS_UP = EvalWeights(
-    -0.166, 0.293, 0.204, 0.428, 0.157, 0.045, -0.213, -0.014, -0.082, 1.164, 0.415, 0.305, 8.000,
-    (0.0, 0.143),
-)
+EVAL_HEADS_UP = EvalWeights(-0.178, 0.315, 0.204, 0.419, 0.151, 0.094, -0.187, 0.376, 0.073, (0.0, -0.082))
 """Fitted to 117,000 positions of 2-seat policy self-play (``official``)."""
 
 EVAL_TABLE = EvalWeights(
-    -0.308, 0.366, 0.077, 0.308, 0.089, 0.021, 0.043, 0.481, 0.112, 0.818, 0.324, 0.457, 8.000,
-    (0.0, 0.254, 0.242, 0.215),
+    -0.321, 0.393, 0.084, 0.307, 0.089, 0.074, 0.064, 0.801, 0.259, (0.0, -0.119, -0.129, -0.156)
 )
 """Fitted to 156,000 positions of 4-seat policy self-play (``official``); used for 3 seats or more."""
 
@@ -486,37 +467,29 @@ def _static(w: EvalWeights) -> tuple[float, ...]:
     return tuple(out)
 
 
-_STATIC = {w: _static(w) for w in (EVAL_HEADS_UP, EVAL_TABLE)}
+_HEADS_UP = (EVAL_HEADS_UP, _static(EVAL_HEADS_UP))
+_TABLE = (EVAL_TABLE, _static(EVAL_TABLE))
 
 
-def evaluate(
-    st: State, me: int, partners: bool, table: EvalWeights = EVAL_TABLE, heads_up: EvalWeights = EVAL_HEADS_UP
-) -> float:
+def evaluate(st: State, me: int, partners: bool) -> float:
     """The chance that ``me`` (its team) wins a round stopped early, from the hands alone.
 
     A softmax over the seats still in the round of a linear score of each hand: its size, wilds,
     Wild Draw Fours, draw cards, Skips and Reverses, cards of the current color, colors held, one
-    or two cards left, whether it holds a card that fits the top card (with one or two left, and
-    for the seat to act), and the seat's distance in turns from the active seat. The weights
-    (``table`` for three seats or more in the round, ``heads_up`` for two; by default
-    :data:`EVAL_TABLE` and :data:`EVAL_HEADS_UP`) are the maximum-likelihood fit to the winners of
-    policy self-play (``benchmarks/fit_eval.py``).
+    or two cards left, and the seat's distance in turns from the active seat. The weights
+    (:data:`EVAL_HEADS_UP` for two seats in the round, :data:`EVAL_TABLE` for more) are the
+    maximum-likelihood fit to the winners of policy self-play (``benchmarks/fit_eval.py``).
     """
     n = st.n
     if not st.in_round[me]:
         return 0.0
     alive = sum(1 for s in range(n) if st.in_round[s])
-    w = heads_up if alive <= 2 else table
-    static = _STATIC.get(w)
-    if static is None:
-        static = _STATIC[w] = _static(w)
+    w, static = _HEADS_UP if alive <= 2 else _TABLE
     dist = w.distance
     far = len(dist) - 1
     d = st.direction
     a = st.active
     color = st.color
-    top = st.discard[-1] if st.discard else -1
-    rank = ID_RANK[top] if 0 <= top < NUM_COLORED_IDS else -2
     weights = [0.0] * n
     k = 0
     for j in range(n):
@@ -526,11 +499,9 @@ def evaluate(
         hand = st.hands[s]
         size = len(hand)
         score = dist[k if k < far else far]
-        turn = k == 0
         k += 1
         held = 0
         same = 0
-        match = False
         for c in hand:
             score += static[c]
             col = ID_COLOR[c]
@@ -538,20 +509,11 @@ def evaluate(
                 held |= 1 << col
                 if col == color:
                     same += 1
-                    match = True
-                elif ID_RANK[c] == rank:
-                    match = True
-            else:
-                match = True
         score += w.current_color * same + w.colors * _BITS[held]
         if size == 1:
-            score += w.one_card + (w.one_match if match else 0.0)
-            if match and turn:
-                score += w.turn_one_match
+            score += w.one_card
         elif size == 2:
-            score += w.two_cards + (w.two_match if match else 0.0)
-        if match and turn:
-            score += w.turn_match
+            score += w.two_cards
         weights[s] = math.exp(score)
     total = sum(weights)
     if partners:
