@@ -25,7 +25,8 @@ Variants: any ``ismcts:...`` spec of :func:`unotable.bots.make_bot` (``ismcts:pr
 playout lengths that are not in the package (:class:`PlayoutIsmcts`): ``extend=K`` (the playout
 goes on to the end of the round when some seat holds K cards or fewer at the horizon),
 ``endgame=K`` (full playouts when some seat holds K cards or fewer at the decision) and ``lap``
-(the playout stops at the seat's next turn, or after 20 actions).
+(the playout stops at the seat's next turn, or after 20 actions); and ``sharpen=P``, the hand
+model's weights raised to the power P (:class:`SharpIsmcts`).
 
 ``--rounds N`` instead plays N whole rounds with each variant in ismcts's seat and prints its
 share of rounds, and against the first variant the rounds each won that the other lost.
@@ -57,6 +58,7 @@ from unotable.bots.arena import wilson
 from unotable.bots.base import BaseBot, Bot
 from unotable.bots.heuristic import HeuristicBot
 from unotable.bots.ismcts import IsmctsBot, Node, _reward, _SameSeed
+from unotable.determinize import Weigh
 from unotable.game import Game
 from unotable.resolve import apply
 from unotable.state import Phase, State
@@ -95,6 +97,26 @@ class PlayoutIsmcts(IsmctsBot):
         return _reward(st, me, partners), steps
 
 
+class SharpIsmcts(IsmctsBot):
+    """ismcts whose hand-model weights are raised to a power (``sharpen=P``): above 1 the samples
+    follow the model more closely than the weighted sampling does, below 1 less."""
+
+    def __init__(self, power: float) -> None:
+        super().__init__()
+        self.power = power
+
+    def _weigh(self, view: PlayerView) -> Weigh | None:
+        weigh = super()._weigh(view)
+        if weigh is None:
+            return None
+        power = self.power
+
+        def sharp(seat: int, size: int, cards: Sequence[int]) -> list[float]:
+            return [w ** power for w in weigh(seat, size, cards)]
+
+        return sharp
+
+
 def build(spec: str, game: Game) -> BaseBot:
     """The bot a variant names (see the module docstring); ``game`` is what an oracle sees."""
     if spec in ("plain", "ismcts"):
@@ -113,6 +135,8 @@ def build(spec: str, game: Game) -> BaseBot:
     if spec == "lap":
         return PlayoutIsmcts(lap=True)
     name, _, value = spec.partition("=")
+    if name == "sharpen" and value.replace(".", "", 1).isdigit():
+        return SharpIsmcts(float(value))
     if name in ("extend", "endgame") and value.isdigit():
         return PlayoutIsmcts(extend=int(value)) if name == "extend" else PlayoutIsmcts(endgame=int(value))
     raise SystemExit(f"unknown variant {spec!r} (see benchmarks/decisions.py --help)")

@@ -369,10 +369,17 @@ def test_the_decision_judge_scores_each_candidate_from_the_true_hands() -> None:
                {"values": [0.4, 0.2], "choices": {"": 0, "x": 0}, "fewest": 5}]
     lines = decisions.report(records, ["x"])
     assert "differs     1" in lines[1] and "gain +0.1000" in lines[1] and "(1): +0.2000" in lines[1]
-    for spec in ("plain", "heuristic", "oracle", "plays", "ismcts:prior_z=2", "extend=1", "endgame=2", "lap"):
+    for spec in ("plain", "heuristic", "oracle", "plays", "ismcts:prior_z=2", "extend=1", "endgame=2", "lap",
+                 "sharpen=1.5"):
         assert isinstance(decisions.build(spec, game), BaseBot)
-    with pytest.raises(SystemExit):
-        decisions.build("extend=x", game)
+    for bad in ("extend=x", "sharpen=x"):
+        with pytest.raises(SystemExit):
+            decisions.build(bad, game)
+    view = Game.new(seats=4, seed=5).view(0)
+    plain, sharp = IsmctsBot()._weigh(view), decisions.build("sharpen=2", game)._weigh(view)
+    cards = [0, 10, 64, 72]
+    assert plain is not None and sharp is not None
+    assert sharp(1, 7, cards) == pytest.approx([w * w for w in plain(1, 7, cards)])
 
 
 def test_ismcts_takes_the_win_and_forced_moves_without_search() -> None:
