@@ -16,7 +16,7 @@ from unotable.bots import BOT_NAMES, make_bot, parse_bot_spec
 from unotable.bots.base import BaseBot, best_uno
 from unotable.bots.heuristic import HeuristicBot, wd4_guilty_chance
 from unotable.bots.ismcts import IsmctsBot
-from unotable.cards import Color
+from unotable.cards import Card, Color
 from unotable.events import Event
 from unotable.views import PlayerView
 
@@ -377,7 +377,7 @@ def test_the_decision_judge_scores_each_candidate_from_the_true_hands() -> None:
             decisions.build(bad, game)
     view = Game.new(seats=4, seed=5).view(0)
     plain, sharp = IsmctsBot()._weigh(view), decisions.build("sharpen=2", game)._weigh(view)
-    cards = [0, 10, 64, 72]
+    cards = [Card.parse(c).id for c in ("R0", "RS", "W", "W4")]
     assert plain is not None and sharp is not None
     assert sharp(1, 7, cards) == pytest.approx([w * w for w in plain(1, 7, cards)])
 
