@@ -11,7 +11,10 @@ For each ``heuristic`` response under its default challenge rule it also prints 
 its estimate (``HeuristicBot.challenge_odds``): the WD4s in each band of its bluff chance and the
 share that were illegal, and the maximum-likelihood bluff factor by the victim's hand size (the
 factor that, applied to the chance from the cards, best predicts the verdicts). ``--dump`` writes
-every response as CSV.
+every response as CSV. ``--reckless 0.2,0.05`` also asks, at each of those answers, what the odds
+would have decided under each prior chance that the player is reckless (the ``reckless`` option
+of the heuristic, and of ismcts, which answers by the heuristic's odds with 0.05), and prints the
+legal Wild Draw Fours each would have challenged and the illegal ones it would have let pass.
 
 ``--fit-win`` instead fits the heuristic's :class:`~unotable.bots.heuristic.WinModel` (a softmax of
 hand sizes over the seats, by which it prices a challenge's outcomes) to the winners of the same
@@ -19,6 +22,7 @@ rounds, from the hand sizes at about one turn in five, by Newton's method, and p
 
     .venv/bin/python benchmarks/challenges.py --seats 2 --rounds 400 --bots heuristic:challenge=odds-v1
     .venv/bin/python benchmarks/challenges.py --seats 4 --rounds 400 --bots heuristic
+    .venv/bin/python benchmarks/challenges.py --seats 4 --rounds 400 --bots heuristic --reckless 0.2,0.05,0
     .venv/bin/python benchmarks/challenges.py --seats 2 --rounds 3000 --seed 11 --fit-win  # WIN_HEADS_UP
     .venv/bin/python benchmarks/challenges.py --seats 4 --rounds 3000 --seed 11 --fit-win  # WIN_TABLE
 """
@@ -58,13 +62,18 @@ class Response:
     held: float = math.nan
     bluff: float = math.nan
     gain: float = math.nan
+    would: tuple[bool, ...] = ()
+    """For each prior of ``--reckless``, whether the heuristic's odds would have challenged."""
 
 
 class Recorder:
     """A seat's agent: its bot, and a record of every Wild Draw Four it answers."""
 
-    def __init__(self, spec: str, bot: Bot, game: Game, out: list[Response]) -> None:
+    def __init__(
+        self, spec: str, bot: Bot, game: Game, out: list[Response], reckless: Sequence[float] = ()
+    ) -> None:
         self.spec = spec
+        self.reckless = tuple(reckless)
         self.bot = bot
         self.game = game
         self.out = out
@@ -96,18 +105,34 @@ class Recorder:
             if isinstance(bot, HeuristicBot) and bot.challenge == "odds":
                 odds = bot.challenge_odds(view)
                 record.held, record.bluff, record.gain = odds.held, odds.bluff, odds.gain
+                if self.reckless:
+                    saved = bot.reckless
+                    would = []
+                    for r in self.reckless:
+                        bot.reckless = r
+                        would.append(bot.challenge_odds(view).gain > 0.0)
+                    bot.reckless = saved
+                    record.would = tuple(would)
             self.out.append(record)
             self.open = record
         return self.bot.choose(view, legal, rng)
 
 
-def play_round(preset: str, specs: Sequence[str], seed: int, index: int, out: list[Response]) -> None:
-    """Play round ``index`` as the arena does (its seeds and seat rotation), recording responses."""
+def play_round(
+    preset: str,
+    specs: Sequence[str],
+    seed: int,
+    index: int,
+    out: list[Response],
+    reckless: Sequence[float] = (),
+) -> None:
+    """Play round ``index`` as the arena does (its seeds and seat rotation), recording responses
+    (and, for each prior in ``reckless``, whether the heuristic's odds would have challenged)."""
     n = len(specs)
     block, rotation = divmod(index, n)
     seat_specs = [specs[(s + rotation) % n] for s in range(n)]
     game = Game.new(seats=n, ruleset=preset, seed=derive_seed(seed, "deal", block))
-    agents = {s: Recorder(seat_specs[s], make_bot(seat_specs[s]), game, out) for s in range(n)}
+    agents = {s: Recorder(seat_specs[s], make_bot(seat_specs[s]), game, out, reckless) for s in range(n)}
     rngs = {s: random.Random(derive_seed(seed, "bot", index, s)) for s in range(n)}
     Arbiter(game, agents, rngs).play_round(max_actions=100_000)
 
@@ -221,6 +246,19 @@ def calibration(responses: Sequence[Response]) -> None:
             print(f"{lo:3}-{hi - 1:<3} {len(band):11} {rate:8.1%} {held:10.1%} {fit_factor(band):12.3f}")
 
 
+def priors(responses: Sequence[Response], reckless: Sequence[float]) -> None:
+    """What the heuristic's odds would have done under each prior recklessness: the legal Wild
+    Draw Fours they would have challenged (2 cards more each) and the illegal ones let pass."""
+    rs = [r for r in responses if r.would]
+    if not rs:
+        return
+    print(f"\nreckless  challenged  legal  illegal accepted  ({len(rs)} answers, heuristic, challenge=odds)")
+    for k, r0 in enumerate(reckless):
+        ch = [r for r in rs if r.would[k]]
+        missed = sum(r.illegal and not r.would[k] for r in rs)
+        print(f"{r0:8.2f} {len(ch):11} {sum(not r.illegal for r in ch):6} {missed:17}")
+
+
 def fit_factor(rs: Sequence[Response]) -> float:
     """The factor b maximizing the likelihood of the verdicts under held*b / (held*b + 1 - held)."""
     best, best_ll = 1.0, -math.inf
@@ -244,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dump", help="write every response as CSV to this path")
+    ap.add_argument("--reckless", default="", help="comma-separated priors to compare (see the docstring)")
     ap.add_argument("--fit-win", action="store_true", help="fit the WinModel to these rounds instead")
     args = ap.parse_args(argv)
     specs = args.bots.split(",")
@@ -255,12 +294,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(data)} positions from {args.rounds} rounds, {args.seats} seats")
         print(f"WinModel({w[0]}, {w[1]}, {w[2]}, {(0.0, *w[3:])})")
         return 0
+    reckless = [float(r) for r in args.reckless.split(",") if r.strip()]
     responses: list[Response] = []
     for i in range(args.rounds):
-        play_round(args.preset, specs[: args.seats], args.seed, i, responses)
+        play_round(args.preset, specs[: args.seats], args.seed, i, responses, reckless)
     print(f"{args.rounds} rounds, {args.preset}, {args.seats} seats, seed {args.seed}: {', '.join(specs)}")
     summary(responses)
     calibration(responses)
+    priors(responses, reckless)
     if args.dump:
         with open(args.dump, "w", newline="") as f:
             out = csv.writer(f)

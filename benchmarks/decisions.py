@@ -26,7 +26,8 @@ playout lengths that are not in the package (:class:`PlayoutIsmcts`): ``extend=K
 goes on to the end of the round when some seat holds K cards or fewer at the horizon),
 ``endgame=K`` (full playouts when some seat holds K cards or fewer at the decision) and ``lap``
 (the playout stops at the seat's next turn, or after 20 actions); and ``sharpen=P``, the hand
-model's weights raised to the power P (:class:`SharpIsmcts`).
+model's weights raised to the power P (:class:`SharpIsmcts`); ``curse``, a prior threshold that
+grows with the number of candidates (:class:`CurseIsmcts`).
 
 ``--rounds N`` instead plays N whole rounds with each variant in ismcts's seat and prints its
 share of rounds, and against the first variant the rounds each won that the other lost.
@@ -117,6 +118,18 @@ class SharpIsmcts(IsmctsBot):
         return sharp
 
 
+class CurseIsmcts(IsmctsBot):
+    """ismcts whose prior threshold grows with the number of candidates (``curse``): the best of k
+    noisy means beats the prior by one standard error by chance more often the larger k is, so
+    the threshold is the one-sided normal quantile of 0.1587 / (k - 1) (Bonferroni over the k - 1
+    comparisons with the prior; 1.0 for two candidates, as the package)."""
+
+    def search(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> Action:
+        k = max(2, len(candidates))
+        self.prior_z = statistics.NormalDist().inv_cdf(1.0 - 0.15866 / (k - 1))
+        return super().search(view, candidates, rng)
+
+
 def build(spec: str, game: Game) -> BaseBot:
     """The bot a variant names (see the module docstring); ``game`` is what an oracle sees."""
     if spec in ("plain", "ismcts"):
@@ -134,6 +147,8 @@ def build(spec: str, game: Game) -> BaseBot:
         return sampler
     if spec == "lap":
         return PlayoutIsmcts(lap=True)
+    if spec == "curse":
+        return CurseIsmcts()
     name, _, value = spec.partition("=")
     if name == "sharpen" and value.replace(".", "", 1).isdigit():
         return SharpIsmcts(float(value))

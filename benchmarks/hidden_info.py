@@ -15,7 +15,9 @@ rotation, so ``plain`` reproduces ``unotable simulate``) with other samplers in 
   sample whose hand would have made the fast policy (the model of the heuristic) choose another
   card, or name another color, is kept with chance ``--eps`` per such play (``--tries`` samples
   at most, then the one with the fewest misses);
-- ``beliefs+plays``: both.
+- ``beliefs+plays``: both;
+- ``hands+plays``: ``plays`` over the package's samples (the hand model's weights) instead of
+  uniform ones.
 
 It prints each variant's share of rounds with its 95% interval, and against the first variant
 the rounds each one won that the other lost (the same deals). ``--quality N`` instead measures how
@@ -60,7 +62,7 @@ from unotable.game import Game
 from unotable.rules import Ruleset
 from unotable.state import Phase, State
 
-VARIANTS = ("plain", "uniform", "oracle", "beliefs", "plays", "beliefs+plays")
+VARIANTS = ("plain", "uniform", "oracle", "beliefs", "plays", "beliefs+plays", "hands+plays")
 
 
 class PlayContext(NamedTuple):
@@ -203,6 +205,8 @@ def build(variant: str, eps: float, tries: int) -> IsmctsBot:
         return IsmctsBot(beliefs=True, hand_model=False)
     if variant in ("plays", "beliefs+plays"):
         return PlaysIsmcts(eps=eps, tries=tries, beliefs=variant == "beliefs+plays", hand_model=False)
+    if variant == "hands+plays":
+        return PlaysIsmcts(eps=eps, tries=tries)
     raise SystemExit(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
 
 

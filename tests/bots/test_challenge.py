@@ -230,9 +230,10 @@ def test_ismcts_takes_its_prior_from_a_heuristic_fed_the_whole_record() -> None:
 
 
 def test_ismcts_challenges_by_the_heuristics_odds() -> None:
-    # RULE: CL-ACT-12 (a WD4 played at once from eight unknown cards: the heuristic's odds challenge
-    # it. With beliefs the samples hold a Wild Draw Four legal while its victim holds more than three
-    # cards, so a search of the answer accepts: it never meets a bluff)
+    # RULE: CL-ACT-12 (a WD4 played at once from eight unknown cards: the heuristic's odds, under
+    # its own prior that one player in five is reckless, challenge it. With beliefs the samples hold
+    # a Wild Draw Four legal while its victim holds more than three cards, so a search of the answer
+    # accepts: it never meets a bluff. ismcts's own prior, 0.05, is tested in test_bots.py)
     position = {
         "hands": [["R5", "R2", "G5", "B6", "Y7", "G8", "B9"], [*SEAT1, "W4"]],
         "discard": ["R9"],
@@ -240,7 +241,7 @@ def test_ismcts_challenges_by_the_heuristics_odds() -> None:
         "active": 1,
     }
     for options in ({}, {"beliefs": True}, {"search_challenge": True}):
-        game, bot = _ismcts_at(position, [("W4:G", 1)], **options)
+        game, bot = _ismcts_at(position, [("W4:G", 1)], reckless=0.2, **options)
         assert bot.choose(game.view(0), game.legal_actions_for(0), random.Random(0)) == Challenge()
-    game, bot = _ismcts_at(position, [("W4:G", 1)], beliefs=True, search_challenge=True)
+    game, bot = _ismcts_at(position, [("W4:G", 1)], reckless=0.2, beliefs=True, search_challenge=True)
     assert bot.choose(game.view(0), game.legal_actions_for(0), random.Random(0)) == Accept()

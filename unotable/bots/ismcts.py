@@ -38,8 +38,15 @@ Before searching, the bot takes the forced and obvious moves without search: a s
 last-card wild), or a play that goes out at once. Calls, catches and jump-ins follow the
 heuristic (:mod:`unotable.bots.heuristic`), and so does the answer to a Wild Draw Four that may
 be challenged (the heuristic's odds, its rule 6, which read the draws and learn how readily each
-seat bluffs); ``search_challenge=True`` searches that answer like any other, which the samples'
-opponent model misjudges (with ``beliefs`` it never meets a bluff against a long hand).
+seat bluffs), with one change: the prior chance that a seat plays Wild Draw Fours whatever it
+holds is ``reckless`` (0.05), not the heuristic's 0.2. Careful players (the heuristic's rule 4)
+all but never bluff against a hand of more than four cards, and at 0.2 the odds challenged many
+of those legal plays at the cost of two more cards each (of the 794 answers in 400 rounds of
+4-seat heuristic self-play, the odds challenge 360 legal plays at 0.2 and 120 at 0.05, and let no
+illegal one pass at either: ``benchmarks/challenges.py --reckless``); the verdicts of its own
+challenges still raise a seat's recklessness from round to round of a match.
+``search_challenge=True`` searches that answer like any other, which the samples' opponent model
+misjudges (with ``beliefs`` it never meets a bluff against a long hand).
 
 The budget is deterministic: at most ``iterations`` playouts and at most ``max_steps`` units of
 work per decision (one unit per simulated action, five per determinization), with at least one
@@ -207,6 +214,7 @@ class IsmctsBot(BaseBot):
         beliefs: bool = False,
         search_challenge: bool = False,
         hand_model: bool | None = None,
+        reckless: float = 0.05,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations!r}")
@@ -225,7 +233,7 @@ class IsmctsBot(BaseBot):
         self.tracker = Tracker(beliefs=beliefs)
         self.hand_model = hand_model
         self.hands = HandModel()
-        self._heuristic = HeuristicBot()
+        self._heuristic = HeuristicBot(reckless=reckless)
         self._heuristic.tracker = self.tracker
         self.last_iterations = 0
         """How many iterations the last search ran (0 when the decision needed no search)."""
