@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from unotable import Action, Game, Phase, Play, Ruleset
-from unotable.actions import Accept, CallUno, Catch, Challenge, ChooseColor, Draw
+from unotable.actions import CallUno, Catch, Challenge, ChooseColor, Draw
 from unotable.bots import BOT_NAMES, make_bot, parse_bot_spec
 from unotable.bots.base import BaseBot, best_uno
 from unotable.bots.heuristic import HeuristicBot, wd4_guilty_chance
@@ -456,28 +456,3 @@ def test_ismcts_options_search_legally(options: dict[str, object]) -> None:
             game.legal_actions_for(seat)
         )
 
-
-def _ismcts_answer(bot: IsmctsBot, player_cards: int) -> Action | None:
-    """Seat 0 plays W4 (naming blue) over R3 and keeps ``player_cards`` green cards; seat 1, with
-    six cards, answers with ``bot``."""
-    greens = ["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8", "G9"][:player_cards]
-    game = Game.from_position({
-        "hands": [["W4", *greens], ["B1", "B2", "B3", "B4", "Y1", "Y2"], ["Y7", "Y8", "Y9", "G0", "B0"]],
-        "discard": ["R3"],
-        "fill": "draw",
-    })
-    bot.tracker.sync(game.view(1))
-    bot.observe([e for e in game.play("W4:B", 0) if e.visible_to(1)])
-    assert game.phase is Phase.RESPOND and game.active_seat == 1
-    return bot.choose(game.view(1), game.legal_actions_for(1), random.Random(0))
-
-
-def test_ismcts_expects_careful_players_not_to_bluff_against_a_long_hand() -> None:
-    # RULE: CL-ACT-13 (a wrong challenge: the challenger draws 6) RULE: CL-ACT-6
-    # seat 0 keeps five cards, so it likely held red (the odds: about 0.75); but a careful player
-    # bluffs against a six-card hand about one time in fifty, so ismcts accepts; the heuristic's
-    # prior (one player in five reckless) challenges the same play
-    assert _ismcts_answer(IsmctsBot(iterations=20), 5) == Accept()
-    assert _ismcts_answer(IsmctsBot(iterations=20, reckless=0.2), 5) == Challenge()
-    # with eight cards left it has almost surely held red: even a careful player's play is worth it
-    assert _ismcts_answer(IsmctsBot(iterations=20), 8) == Challenge()

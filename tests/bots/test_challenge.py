@@ -245,3 +245,28 @@ def test_ismcts_challenges_by_the_heuristics_odds() -> None:
         assert bot.choose(game.view(0), game.legal_actions_for(0), random.Random(0)) == Challenge()
     game, bot = _ismcts_at(position, [("W4:G", 1)], reckless=0.2, beliefs=True, search_challenge=True)
     assert bot.choose(game.view(0), game.legal_actions_for(0), random.Random(0)) == Accept()
+
+
+def _answer_to_greens(player_cards: int, **options: Any) -> Action | None:
+    """Seat 2 plays W4 (naming blue) over R3 and keeps ``player_cards`` green cards; ismcts at
+    seat 0, with six cards, answers."""
+    greens = ["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8", "G9"][:player_cards]
+    game, bot = _ismcts_at(
+        {"hands": [["B1", "B2", "B3", "B4", "Y1", "Y2"], ["Y7", "Y8", "Y9", "G0", "B0"], ["W4", *greens]],
+         "discard": ["R3"], "active": 2},
+        [("W4:B", 2)],
+        **options,
+    )
+    assert game.phase is Phase.RESPOND and game.active_seat == 0
+    return bot.choose(game.view(0), game.legal_actions_for(0), random.Random(0))
+
+
+def test_ismcts_expects_careful_players_not_to_bluff_against_a_long_hand() -> None:
+    # RULE: CL-ACT-13 (a wrong challenge: the challenger draws 6) RULE: CL-ACT-6
+    # the player keeps five cards, so it likely held red (the odds: about 0.75); but a careful
+    # player bluffs against a six-card hand about one time in fifty, so ismcts accepts; the
+    # heuristic's prior (one player in five reckless) challenges the same play
+    assert _answer_to_greens(5) == Accept()
+    assert _answer_to_greens(5, reckless=0.2) == Challenge()
+    # with eight cards left it has almost surely held red: even a careful player's play is worth it
+    assert _answer_to_greens(8) == Challenge()
