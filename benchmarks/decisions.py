@@ -27,10 +27,16 @@ goes on to the end of the round when some seat holds K cards or fewer at the hor
 ``endgame=K`` (full playouts when some seat holds K cards or fewer at the decision) and ``lap``
 (the playout stops at the seat's next turn, or after 20 actions); and ``sharpen=P``, the hand
 model's weights raised to the power P (:class:`SharpIsmcts`); ``curse``, a prior threshold that
-grows with the number of candidates (:class:`CurseIsmcts`).
+grows with the number of candidates (:class:`CurseIsmcts`); ``oracle=K``, the true hands of the
+seats holding K cards or fewer and the hand model's samples for the others
+(:class:`ShortOracleIsmcts`: where the oracle's gain lies); ``named``, samples in which a seat that
+has just named a color holds one of it (:class:`NamedIsmcts`). ``--dump FILE`` writes every judged
+decision (its candidates, their judged values, each variant's choice, the hand sizes) as JSON.
 
 ``--rounds N`` instead plays N whole rounds with each variant in ismcts's seat and prints its
-share of rounds, and against the first variant the rounds each won that the other lost.
+share of rounds, and against the first variant the rounds each won that the other lost; a
+variant ``V@policy`` plays against three bots of the fast policy itself instead of the heuristic
+(what a perfect model of the opponents would be worth).
 
     .venv/bin/python benchmarks/decisions.py --games 60 --jobs 2 --variants heuristic,oracle,plays
     .venv/bin/python benchmarks/decisions.py --rounds 400 --variants plain,extend=1,lap
@@ -38,6 +44,7 @@ share of rounds, and against the first variant the rounds each won that the othe
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -59,7 +66,18 @@ from unotable.bots.arena import wilson
 from unotable.bots.base import BaseBot, Bot
 from unotable.bots.heuristic import HeuristicBot
 from unotable.bots.ismcts import IsmctsBot, Node, _reward, _SameSeed
-from unotable.determinize import Weigh
+from unotable.cards import ID_COLOR, ID_IS_WILD
+from unotable.determinize import Determinizer, Weigh
+from unotable.events import (
+    CardPlayed,
+    ColorChosen,
+    Drew,
+    Event,
+    HandsPassed,
+    HandsShuffled,
+    HandsSwapped,
+    RoundStarted,
+)
 from unotable.game import Game
 from unotable.resolve import apply
 from unotable.state import Phase, State
@@ -118,6 +136,85 @@ class SharpIsmcts(IsmctsBot):
         return sharp
 
 
+class ShortOracleIsmcts(IsmctsBot):
+    """ismcts that sees the true hands of the seats holding ``k`` cards or fewer (``oracle=K``),
+    the others dealt by the hand model as in the package: how much of the oracle's gain lies in
+    the short hands."""
+
+    game: Game | None = None
+
+    def __init__(self, k: int) -> None:
+        super().__init__()
+        self.k = k
+
+    def sample_world(self, det: Determinizer, rng: random.Random) -> State:
+        world = det.sample(rng)
+        assert self.game is not None
+        truth = self.game.clone_state()
+        me = det.view.seat
+        for s in range(world.n):
+            if s == me or not world.in_round[s] or len(truth.hands[s]) > self.k:
+                continue
+            want = list(truth.hands[s])
+            have = list(world.hands[s])
+            for c in want[:]:
+                if c in have:
+                    have.remove(c)
+                    want.remove(c)
+            # each wanted card sits elsewhere in the sample: swap it with one of the unwanted ones
+            for c, spare in zip(want, have, strict=True):
+                for pile in [world.hands[t] for t in range(world.n) if t not in (s, me)] + [world.draw]:
+                    if c in pile:
+                        pile[pile.index(c)] = spare
+                        break
+                else:
+                    raise AssertionError(f"card {c} of seat {s} is nowhere in the sample")
+            world.hands[s] = list(truth.hands[s])
+        return world
+
+
+class NamedIsmcts(IsmctsBot):
+    """ismcts whose samples give a seat that named a color with a wild, and has neither played nor
+    taken cards since, at least one card of that color (``named``: the heuristic names the color
+    it holds most of, a condition on the hand as a whole that the hand model's per-card weights
+    only approach). Up to ``tries`` samples; else the one with the fewest seats wrong."""
+
+    def __init__(self, tries: int = 10) -> None:
+        super().__init__()
+        self.tries = tries
+        self.fresh: dict[int, int] = {}
+
+    def observe(self, events: Sequence[Event]) -> None:
+        super().observe(events)
+        for e in events:
+            if isinstance(e, RoundStarted | HandsSwapped | HandsPassed | HandsShuffled):
+                self.fresh = {}
+            elif isinstance(e, CardPlayed):
+                self.fresh.pop(e.seat, None)
+                if e.color is not None and ID_IS_WILD[e.card.id]:
+                    self.fresh[e.seat] = int(e.color)
+            elif isinstance(e, ColorChosen):
+                self.fresh[e.seat] = int(e.color)
+            elif isinstance(e, Drew):
+                self.fresh.pop(e.seat, None)
+
+    def sample_world(self, det: Determinizer, rng: random.Random) -> State:
+        me = det.view.seat
+        conds = [(s, col) for s, col in self.fresh.items() if s != me]
+        best, fewest = None, 1 << 30
+        for _ in range(self.tries if conds else 1):
+            world = det.sample(rng)
+            wrong = sum(
+                1 for s, col in conds if world.hands[s] and all(ID_COLOR[c] != col for c in world.hands[s])
+            )
+            if wrong == 0:
+                return world
+            if wrong < fewest:
+                best, fewest = world, wrong
+        assert best is not None
+        return best
+
+
 class CurseIsmcts(IsmctsBot):
     """ismcts whose prior threshold grows with the number of candidates (``curse``): the best of k
     noisy means beats the prior by one standard error by chance more often the larger k is, so
@@ -149,7 +246,13 @@ def build(spec: str, game: Game) -> BaseBot:
         return PlayoutIsmcts(lap=True)
     if spec == "curse":
         return CurseIsmcts()
+    if spec == "named":
+        return NamedIsmcts()
     name, _, value = spec.partition("=")
+    if name == "oracle" and value.isdigit():
+        short = ShortOracleIsmcts(int(value))
+        short.game = game
+        return short
     if name == "sharpen" and value.replace(".", "", 1).isdigit():
         return SharpIsmcts(float(value))
     if name in ("extend", "endgame") and value.isdigit():
@@ -205,7 +308,16 @@ def judge_round(job: tuple[int, int, int, tuple[str, ...]]) -> list[Record]:
                     else:
                         a = bot.choose(view, candidates, vrng)
                     choices[spec] = candidates.index(a) if a in candidates else choices[""]
-                records.append({"values": values, "choices": choices, "fewest": min(view.hand_sizes)})
+                records.append(
+                    {
+                        "values": values,
+                        "choices": choices,
+                        "fewest": min(view.hand_sizes),
+                        "candidates": [str(a) for a in candidates],
+                        "sizes": list(view.hand_sizes),
+                        "seat": seat,
+                    }
+                )
                 return chosen
 
         return Judged()
@@ -242,10 +354,32 @@ def report(records: Sequence[Record], variants: Sequence[str]) -> list[str]:
     return lines
 
 
+def breakdown(records: Sequence[Record], spec: str) -> list[str]:
+    """Where a variant's summed gain over ismcts's choices lies: another card, holding (a draw or
+    a pass) against playing, another color or flag of the same card (records from ``--dump``)."""
+    parts: dict[str, list[float]] = {"another card": [], "hold or play": [], "another color or flag": []}
+    for r in records:
+        v, c, cands = r["values"], r["choices"], r["candidates"]
+        mine, theirs = cands[c[""]], cands[c[spec]]
+        if mine == theirs:
+            continue
+        if (mine in ("draw", "pass")) != (theirs in ("draw", "pass")):
+            part = "hold or play"
+        elif mine.split(":")[0].rstrip("!") == theirs.split(":")[0].rstrip("!"):
+            part = "another color or flag"
+        else:
+            part = "another card"
+        parts[part].append(v[c[spec]] - v[c[""]])
+    return [f"  {spec}: {name} {len(gs)} decisions, summed gain {sum(gs):+.2f}" for name, gs in parts.items()]
+
+
 def play_round(job: tuple[str, int, int]) -> tuple[str, int, bool]:
-    """Round ``index`` of the arena's 4-seat official run of ``seed``, ``spec`` in ismcts's seat."""
+    """Round ``index`` of the arena's 4-seat official run of ``seed``, ``spec`` in ismcts's seat
+    (``spec@policy``: against three :class:`hidden_info.PolicyBot` instead of heuristic bots)."""
     spec, index, seed = job
-    return spec, index, hidden_info.arena_round(index, seed, lambda game: build(spec, game))
+    bot, _, opponent = spec.partition("@")
+    won = hidden_info.arena_round(index, seed, lambda game: build(bot, game), opponent or "heuristic")
+    return spec, index, won
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -256,11 +390,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--worlds", type=int, default=400, help="worlds per judged decision")
     parser.add_argument("--variants", default="heuristic,oracle")
+    parser.add_argument("--dump", default="", help="write every judged decision to this JSON file")
+    parser.add_argument("--load", default="", help="report a --dump file again, each gain broken down")
     parser.add_argument("--rounds", type=int, default=0, help="play N whole rounds per variant instead")
     args = parser.parse_args(argv)
+    if args.load:
+        with open(args.load) as f:
+            dumped: list[Record] = json.load(f)
+        names = [v for v in dumped[0]["choices"] if v] if dumped else []
+        for line in report(dumped, names):
+            print(line)
+        for v in names:
+            for line in breakdown(dumped, v):
+                print(line)
+        return 0
     variants = tuple(v.strip() for v in args.variants.split(",") if v.strip())
     for v in variants:
-        build(v, Game.new(seats=4, seed=0))  # an unknown name stops here
+        bot, _, opponent = v.partition("@")
+        if opponent not in ("", "policy") or (opponent and not args.rounds):
+            raise SystemExit(f"{v!r}: '@policy' is the only other opponent, and only with --rounds")
+        build(bot, Game.new(seats=4, seed=0))  # an unknown name stops here
     started = time.perf_counter()
     if args.rounds:
         ids = range(args.start, args.start + args.rounds)
@@ -290,6 +439,9 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{args.worlds} worlds per decision ({time.perf_counter() - started:.0f} s)")
     for line in report(records, variants):
         print(line)
+    if args.dump:
+        with open(args.dump, "w") as f:
+            json.dump(records, f)
     return 0
 
 

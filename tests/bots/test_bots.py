@@ -16,7 +16,7 @@ from unotable.bots import BOT_NAMES, make_bot, parse_bot_spec
 from unotable.bots.base import BaseBot, best_uno
 from unotable.bots.heuristic import HeuristicBot, wd4_guilty_chance
 from unotable.bots.ismcts import IsmctsBot
-from unotable.cards import Card, Color
+from unotable.cards import ID_COLOR, Card, Color
 from unotable.events import Event
 from unotable.views import PlayerView
 
@@ -370,7 +370,7 @@ def test_the_decision_judge_scores_each_candidate_from_the_true_hands() -> None:
     lines = decisions.report(records, ["x"])
     assert "differs     1" in lines[1] and "gain +0.1000" in lines[1] and "(1): +0.2000" in lines[1]
     for spec in ("plain", "heuristic", "oracle", "plays", "ismcts:prior_z=2", "extend=1", "endgame=2", "lap",
-                 "sharpen=1.5"):
+                 "sharpen=1.5", "oracle=2", "named", "sir4", "sir8h"):
         assert isinstance(decisions.build(spec, game), BaseBot)
     for bad in ("extend=x", "sharpen=x"):
         with pytest.raises(SystemExit):
@@ -456,3 +456,129 @@ def test_ismcts_options_search_legally(options: dict[str, object]) -> None:
             game.legal_actions_for(seat)
         )
 
+
+
+def test_the_short_oracle_sampler_deals_the_true_short_hands_and_keeps_every_card() -> None:
+    """benchmarks/decisions.py ``oracle=K``: the seats holding K cards or fewer get their true hands,
+    the others samples, and the sample still holds each card once."""
+    from unotable.determinize import Determinizer
+
+    decisions: Any = _benchmark("decisions")
+    game = Game.from_position({"hands": [["R1", "G2"], ["Y7"], ["B1", "B2", "B3", "W"], ["G5", "G6", "R8"]],
+                               "discard": ["R7"], "draw": ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "W4"]})
+    bot = decisions.build("oracle=1", game)
+    assert isinstance(bot, decisions.ShortOracleIsmcts) and bot.k == 1
+    bot.observe(game.events_for(0))
+    truth = game.clone_state()
+    view = game.view(0)
+    det = Determinizer(view, bot.tracker, bot._weigh(view))
+    rng = random.Random(3)
+    others = set()
+    for _ in range(30):
+        world = bot.sample_world(det, rng)
+        assert world.hands[1] == truth.hands[1]
+        every = [c for h in [*world.hands, world.draw] for c in h]
+        assert sorted(every) == sorted(c for h in [*truth.hands, truth.draw] for c in h)
+        others.add(tuple(sorted(world.hands[2])))
+    assert len(others) > 1  # the longer hands are still sampled
+
+
+def test_the_named_sampler_gives_a_seat_the_color_it_just_named() -> None:
+    """benchmarks/decisions.py ``named``: after a seat names blue with a wild and neither plays nor
+    draws since, every sample holds a blue card in its hand; the package's samples often do not."""
+    from unotable.determinize import Determinizer
+
+    decisions: Any = _benchmark("decisions")
+    draw = [f"{c}{n}" for c in "RGYB" for n in (5, 6)] + ["Y1", "Y2", "Y4", "Y5"]
+    hands = [["R1", "G2", "Y9", "Y8"], ["W", "B1", "R2", "Y3"], ["G1", "G3", "G4", "G6"]]
+    game = Game.from_position({"hands": hands, "discard": ["R7"], "draw": draw})
+    for text in ("R1", "W:B"):
+        action = next(a for a in game.legal_actions_for(game.active_seat) if str(a) == text)
+        game.play(action)
+    assert game.active_seat == 2
+    named, plain = decisions.build("named", game), IsmctsBot()
+    for bot in (named, plain):
+        bot.observe(game.events_for(2))
+    assert named.fresh == {1: int(Color.BLUE)}
+    view = game.view(2)
+    rng = random.Random(4)
+    blue = int(Color.BLUE)
+
+    def has_blue(world: Any) -> bool:
+        return any(ID_COLOR[c] == blue for c in world.hands[1])
+
+    det = Determinizer(view, named.tracker, named._weigh(view))
+    assert all(has_blue(named.sample_world(det, rng)) for _ in range(40))
+    det = Determinizer(view, plain.tracker, plain._weigh(view))
+    assert not all(has_blue(plain.sample_world(det, rng)) for _ in range(40))
+
+
+def test_the_play_reader_judges_a_play_at_the_hand_sizes_of_its_moment() -> None:
+    """benchmarks/hidden_info.py ``fits`` with the sizes then: a seat that kept a Reverse while
+    the seat behind it held one card played well; judged at today's sizes (the seat ahead now
+    holds one card, the one behind seven) it would have reversed."""
+    hidden_info: Any = _benchmark("hidden_info")
+    game = Game.from_position({"hands": [["R1", "G2", "Y9", "Y8", "B1", "B2", "B3"], ["RR"], ["G1"],
+                                         ["G5", "G6", "G7", "G8", "G9", "Y1", "Y2"]],
+                               "discard": ["R3"], "draw": ["Y4", "Y5", "Y6"]})
+    st = game.clone_state()
+    r5, rr = Card.parse("R5").id, Card.parse("RR").id
+    ctx = hidden_info.PlayContext(r5, Card.parse("R3").id, int(Color.RED), 1, -1, (1, 2, 7, 7))
+    assert hidden_info.fits(st, 1, [rr, r5], ctx)
+    assert not hidden_info.fits(st, 1, [rr, r5], ctx._replace(sizes=()))
+    assert st.hands == game.clone_state().hands  # the sizes of that moment are put back
+    sir = hidden_info.build("sir4h", 0.1, 8)
+    assert (sir.sir, sir.history) == (4, True)
+
+
+def test_the_policy_opponent_plays_the_fast_policy_legally_and_rounds_against_it_finish() -> None:
+    """benchmarks/hidden_info.py ``PolicyBot`` (``decisions.py --rounds N --variants V@policy``):
+    legal answers all round, UNO called, nothing out of turn; the arena's round plays to the end
+    with three of them; an unknown opponent or one outside ``--rounds`` is a usage error."""
+    from unotable.bots import policy
+
+    hidden_info: Any = _benchmark("hidden_info")
+    decisions: Any = _benchmark("decisions")
+    for seed in range(4):
+        game = Game.new(seats=4, seed=seed)
+        bots = [hidden_info.PolicyBot(game) for _ in range(4)]
+        assert drive(game, bots, seed, limit=2000) > 0
+        assert game.phase >= Phase.ROUND_OVER
+    hands = [["R1", "R2"], ["G4", "G5"]]
+    game = Game.from_position({"hands": hands, "discard": ["R7"], "draw": ["Y1", "Y2"]})
+    bot = hidden_info.PolicyBot(game)
+    legal = game.legal_actions_for(0)
+    choice = bot.choose(game.view(0), legal, random.Random(0))
+    assert choice == policy.choose(game.clone_state(), 0, list(legal))
+    assert isinstance(choice, Play) and choice.uno
+    assert bot.choose(game.view(1), game.legal_actions_for(1), random.Random(0)) is None
+    assert isinstance(hidden_info.arena_round(0, 1, lambda g: IsmctsBot(iterations=6), "policy"), bool)
+    for argv in (["--rounds", "1", "--variants", "plain@nobody"],
+                 ["--games", "1", "--variants", "plain@policy"]):
+        with pytest.raises(SystemExit, match="only other opponent"):
+            decisions.main(argv)
+
+
+def test_a_dump_of_judged_decisions_is_reported_again_with_each_gain_broken_down(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """benchmarks/decisions.py ``--dump`` / ``--load``: the gains split into another card, holding
+    against playing, and another color or flag of the same card."""
+    import json
+
+    decisions: Any = _benchmark("decisions")
+    records = [
+        {"values": [0.5, 0.7], "choices": {"": 0, "x": 1}, "fewest": 1, "candidates": ["R1", "G2"]},
+        {"values": [0.4, 0.1], "choices": {"": 0, "x": 1}, "fewest": 5, "candidates": ["R1", "draw"]},
+        {"values": [0.3, 0.6], "choices": {"": 0, "x": 1}, "fewest": 5, "candidates": ["W:R", "W:B!"]},
+        {"values": [0.3, 0.6], "choices": {"": 1, "x": 1}, "fewest": 5, "candidates": ["W:R", "W:B"]},
+    ]
+    lines = decisions.breakdown(records, "x")
+    assert lines == ["  x: another card 1 decisions, summed gain +0.20",
+                     "  x: hold or play 1 decisions, summed gain -0.30",
+                     "  x: another color or flag 1 decisions, summed gain +0.30"]
+    dump = tmp_path / "judged.json"
+    dump.write_text(json.dumps(records))
+    assert decisions.main(["--load", str(dump)]) == 0
+    out = capsys.readouterr().out
+    assert "4 decisions" in out and "differs     3" in out and lines[1] in out
