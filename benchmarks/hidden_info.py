@@ -20,9 +20,9 @@ rotation, so ``plain`` reproduces ``unotable simulate``) with other samplers in 
   uniform ones.
 - ``sir4``, ``sir4h``, ``sir8h``: sampling-importance-resampling over the package's samples: of 4
   (8) samples one is kept with weight ``eps ** misses`` (the same misses as ``plays``); with
-  ``h`` the fast policy judges each play at the hand sizes of that moment rather than now (the
-  true hands then explain 97.5% of the other seats' last plays instead of 95.7%, 60 rounds of
-  heuristic self-play).
+  ``h`` the fast policy judges each play at the hand sizes of that moment rather than now
+  (``--fit-rate 60``: the true hands then explain 97.5% of the other seats' last plays instead of
+  95.7%, at seat 0's turns in 60 rounds of heuristic self-play).
 
 It prints each variant's share of rounds with its 95% interval, and against the first variant
 the rounds each one won that the other lost (the same deals). ``--quality N`` instead measures how
@@ -85,8 +85,8 @@ class PlayContext(NamedTuple):
     direction: int
     named: int
     sizes: tuple[int, ...] = ()
-    """Every seat's hand size before the play (``--history`` variants: the fast policy's attacks
-    depend on the next seat's hand size then, not now)."""
+    """Every seat's hand size before the play (the ``h`` variants judge the play at these: the fast
+    policy's attacks depend on the next seat's hand size then, not now)."""
 
 
 class PlayRecord:
@@ -351,6 +351,37 @@ def quality(rounds: int, eps: float, tries: int, samples: int = 40) -> dict[str,
     return {k: v / max(1, decisions) for k, v in score.items()}
 
 
+def fit_rate(rounds: int) -> dict[str, tuple[int, int]]:
+    """How many of the other seats' last plays the fast policy explains from the true hands,
+    judged at the hand sizes of now and of the play's moment: (plays checked, plays missed), at
+    seat 0's turns in ``rounds`` rounds of 4-seat heuristic self-play."""
+    out = {"now": (0, 0), "then": (0, 0)}
+    for r in range(rounds):
+        game = Game.new(seats=4, seed=derive_seed(1, "fitrate", r))
+        bots = [HeuristicBot() for _ in range(4)]
+        record = PlayRecord()
+        seen = [0] * 4
+        rng = random.Random(r)
+        while game.phase < Phase.ROUND_OVER:
+            for s in range(4):
+                events = game.events_for(s)
+                bots[s].observe(events[seen[s]:])
+                if s == 0:
+                    record.observe(events[seen[0]:])
+                seen[s] = len(events)
+            if game.active_seat == 0 and game.phase is Phase.PLAY:
+                truth = game.clone_state()
+                checked = sum(1 for s, p in record.plays.items() if s != 0 and p and p[-1].top >= 0)
+                for name, history in (("now", False), ("then", True)):
+                    c, m = out[name]
+                    out[name] = (c + checked, m + record.misses(truth, 0, 1, history))
+            seat = game.active_seat
+            action = bots[seat].choose(game.view(seat), game.legal_actions_for(seat), rng)
+            assert action is not None
+            game.play(action)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
@@ -360,7 +391,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--eps", type=float, default=0.1, help="chance to keep a sample per unexplained play")
     parser.add_argument("--tries", type=int, default=8, help="samples drawn at most per iteration (plays)")
     parser.add_argument("--quality", type=int, default=0, help="the samplers' Brier score over N rounds")
+    parser.add_argument("--fit-rate", type=int, default=0,
+                        help="the share of plays the policy explains from the true hands, N rounds")
     args = parser.parse_args(argv)
+    if args.fit_rate:
+        for name, (checked, missed) in fit_rate(args.fit_rate).items():
+            print(f"sizes of {name:4s}: {checked} plays, {missed} unexplained, "
+                  f"{1 - missed / max(1, checked):.1%} explained")
+        return 0
     if args.quality:
         for name, value in quality(args.quality, args.eps, args.tries).items():
             print(f"{name:14s} Brier {value:.3f}")

@@ -529,6 +529,9 @@ def test_the_play_reader_judges_a_play_at_the_hand_sizes_of_its_moment() -> None
     assert st.hands == game.clone_state().hands  # the sizes of that moment are put back
     sir = hidden_info.build("sir4h", 0.1, 8)
     assert (sir.sir, sir.history) == (4, True)
+    rate = hidden_info.fit_rate(2)
+    assert rate.keys() == {"now", "then"} and rate["now"][0] == rate["then"][0] > 0
+    assert all(0 <= missed <= checked for checked, missed in rate.values())
 
 
 def test_the_policy_opponent_plays_the_fast_policy_legally_and_rounds_against_it_finish() -> None:
