@@ -39,7 +39,7 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing import Pool
 from typing import NamedTuple
 
@@ -303,6 +303,31 @@ def play_round(job: tuple[str, int, int, float, int]) -> tuple[str, int, bool]:
     return variant, index, arena_round(index, seed, ismcts)
 
 
+def seat0_turns(
+    label: str, r: int, watchers: Sequence[PlayRecord | IsmctsBot]
+) -> Iterator[tuple[Game, random.Random]]:
+    """Round ``r`` of 4-seat heuristic self-play (seeded by ``label``); ``watchers`` read seat 0's
+    events; yields the game and the round's generator at each of seat 0's turns to play."""
+    game = Game.new(seats=4, seed=derive_seed(1, label, r))
+    bots = [HeuristicBot() for _ in range(4)]
+    seen = [0] * 4
+    rng = random.Random(r)
+    while game.phase < Phase.ROUND_OVER:
+        for s in range(4):
+            events = game.events_for(s)
+            bots[s].observe(events[seen[s]:])
+            if s == 0:
+                for w in watchers:
+                    w.observe(events[seen[0]:])
+            seen[s] = len(events)
+        seat = game.active_seat
+        if seat == 0 and game.phase is Phase.PLAY:
+            yield game, rng
+        action = bots[seat].choose(game.view(seat), game.legal_actions_for(seat), rng)
+        assert action is not None
+        game.play(action)
+
+
 def quality(rounds: int, eps: float, tries: int, samples: int = 40) -> dict[str, float]:
     """The mean Brier score of each sampler's other hands (see the module docstring)."""
 
@@ -316,38 +341,22 @@ def quality(rounds: int, eps: float, tries: int, samples: int = 40) -> dict[str,
     score = dict.fromkeys(names, 0.0)
     decisions = 0
     for r in range(rounds):
-        game = Game.new(seats=4, seed=derive_seed(1, "quality", r))
-        bots = [HeuristicBot() for _ in range(4)]
         watchers = {v: build(v, eps, tries) for v in names}
-        seen = [0] * 4
-        rng = random.Random(r)
-        while game.phase < Phase.ROUND_OVER:
-            for s in range(4):
-                events = game.events_for(s)
-                bots[s].observe(events[seen[s]:])
-                if s == 0:
-                    for w in watchers.values():
-                        w.observe(events[seen[0]:])
-                seen[s] = len(events)
-            seat = game.active_seat
-            if seat == 0 and game.phase is Phase.PLAY:
-                truth = game.clone_state()
-                view = game.view(0)
-                for name, w in watchers.items():
-                    det = Determinizer(view, w.tracker)
-                    acc = [[0] * 5 for _ in range(4)]
-                    for _ in range(samples):
-                        world = w.sample_world(det, rng)
-                        for o in (1, 2, 3):
-                            for i, x in enumerate(holds(world.hands[o])):
-                                acc[o][i] += x
+        for game, rng in seat0_turns("quality", r, list(watchers.values())):
+            truth = game.clone_state()
+            view = game.view(0)
+            for name, w in watchers.items():
+                det = Determinizer(view, w.tracker)
+                acc = [[0] * 5 for _ in range(4)]
+                for _ in range(samples):
+                    world = w.sample_world(det, rng)
                     for o in (1, 2, 3):
-                        t = holds(truth.hands[o])
-                        score[name] += sum((acc[o][i] / samples - t[i]) ** 2 for i in range(5))
-                decisions += 1
-            action = bots[seat].choose(game.view(seat), game.legal_actions_for(seat), rng)
-            assert action is not None
-            game.play(action)
+                        for i, x in enumerate(holds(world.hands[o])):
+                            acc[o][i] += x
+                for o in (1, 2, 3):
+                    t = holds(truth.hands[o])
+                    score[name] += sum((acc[o][i] / samples - t[i]) ** 2 for i in range(5))
+            decisions += 1
     return {k: v / max(1, decisions) for k, v in score.items()}
 
 
@@ -357,28 +366,13 @@ def fit_rate(rounds: int) -> dict[str, tuple[int, int]]:
     seat 0's turns in ``rounds`` rounds of 4-seat heuristic self-play."""
     out = {"now": (0, 0), "then": (0, 0)}
     for r in range(rounds):
-        game = Game.new(seats=4, seed=derive_seed(1, "fitrate", r))
-        bots = [HeuristicBot() for _ in range(4)]
         record = PlayRecord()
-        seen = [0] * 4
-        rng = random.Random(r)
-        while game.phase < Phase.ROUND_OVER:
-            for s in range(4):
-                events = game.events_for(s)
-                bots[s].observe(events[seen[s]:])
-                if s == 0:
-                    record.observe(events[seen[0]:])
-                seen[s] = len(events)
-            if game.active_seat == 0 and game.phase is Phase.PLAY:
-                truth = game.clone_state()
-                checked = sum(1 for s, p in record.plays.items() if s != 0 and p and p[-1].top >= 0)
-                for name, history in (("now", False), ("then", True)):
-                    c, m = out[name]
-                    out[name] = (c + checked, m + record.misses(truth, 0, 1, history))
-            seat = game.active_seat
-            action = bots[seat].choose(game.view(seat), game.legal_actions_for(seat), rng)
-            assert action is not None
-            game.play(action)
+        for game, _ in seat0_turns("fitrate", r, [record]):
+            truth = game.clone_state()
+            checked = sum(1 for s, p in record.plays.items() if s != 0 and p and p[-1].top >= 0)
+            for name, history in (("now", False), ("then", True)):
+                c, m = out[name]
+                out[name] = (c + checked, m + record.misses(truth, 0, 1, history))
     return out
 
 
