@@ -201,18 +201,12 @@ class NamedIsmcts(IsmctsBot):
     def sample_world(self, det: Determinizer, rng: random.Random) -> State:
         me = det.view.seat
         conds = [(s, col) for s, col in self.fresh.items() if s != me]
-        best, fewest = None, 1 << 30
-        for _ in range(self.tries if conds else 1):
-            world = det.sample(rng)
-            wrong = sum(
-                1 for s, col in conds if world.hands[s] and all(ID_COLOR[c] != col for c in world.hands[s])
-            )
-            if wrong == 0:
-                return world
-            if wrong < fewest:
-                best, fewest = world, wrong
-        assert best is not None
-        return best
+
+        def wrong(world: State) -> int:
+            hands = world.hands
+            return sum(1 for s, col in conds if hands[s] and all(ID_COLOR[c] != col for c in hands[s]))
+
+        return hidden_info.least_wrong(det, rng, self.tries if conds else 1, wrong, lambda n: n == 0)
 
 
 class CurseIsmcts(IsmctsBot):

@@ -204,16 +204,32 @@ class PlaysIsmcts(IsmctsBot):
             me = det.view.seat
             weights = [self.eps ** self.record.misses(w, me, self.depth, self.history) for w in worlds]
             return rng.choices(worlds, weights)[0]
-        best, fewest = None, 1 << 30
-        for _ in range(self.tries):
-            world = det.sample(rng)
-            misses = self.record.misses(world, det.view.seat, self.depth)
-            if misses == 0 or rng.random() < self.eps**misses:
-                return world
-            if misses < fewest:
-                best, fewest = world, misses
-        assert best is not None
-        return best
+        me, eps = det.view.seat, self.eps
+        return least_wrong(
+            det, rng, self.tries, lambda w: self.record.misses(w, me, self.depth),
+            lambda misses: misses == 0 or rng.random() < eps**misses,
+        )
+
+
+def least_wrong(
+    det: Determinizer,
+    rng: random.Random,
+    tries: int,
+    wrong: Callable[[State], int],
+    keep: Callable[[int], bool],
+) -> State:
+    """Rejection sampling: the first of at most ``tries`` samples whose count of ``wrong`` things
+    ``keep`` accepts, else the sample with the fewest."""
+    best, fewest = None, 1 << 30
+    for _ in range(tries):
+        world = det.sample(rng)
+        n = wrong(world)
+        if keep(n):
+            return world
+        if n < fewest:
+            best, fewest = world, n
+    assert best is not None
+    return best
 
 
 class OracleIsmcts(IsmctsBot):

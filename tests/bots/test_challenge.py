@@ -233,7 +233,7 @@ def test_ismcts_challenges_by_the_heuristics_odds() -> None:
     # RULE: CL-ACT-12 (a WD4 played at once from eight unknown cards: the heuristic's odds, under
     # its own prior that one player in five is reckless, challenge it. With beliefs the samples hold
     # a Wild Draw Four legal while its victim holds more than three cards, so a search of the answer
-    # accepts: it never meets a bluff. ismcts's own prior, 0.05, is tested in test_bots.py)
+    # accepts: it never meets a bluff. ismcts's own prior, 0.05, is tested below)
     position = {
         "hands": [["R5", "R2", "G5", "B6", "Y7", "G8", "B9"], [*SEAT1, "W4"]],
         "discard": ["R9"],
