@@ -31,7 +31,11 @@ grows with the number of candidates (:class:`CurseIsmcts`); ``oracle=K``, the tr
 seats holding K cards or fewer and the hand model's samples for the others
 (:class:`ShortOracleIsmcts`: where the oracle's gain lies); ``named``, samples in which a seat that
 has just named a color holds one of it (:class:`NamedIsmcts`). ``--dump FILE`` writes every judged
-decision (its candidates, their judged values, each variant's choice, the hand sizes) as JSON.
+decision (its candidates, their judged values, each variant's choice, the hand sizes, the seat's
+hand and the top card, and the package search's statistics: each candidate's mean reward and its
+paired difference from the heuristic's choice in standard errors) as JSON; ``--load FILE``
+reports it again, each variant's gain broken down, and replays the package's searches with other
+prior thresholds (:func:`thresholds`: the same searches, only the final rule changed).
 
 ``--rounds N`` instead plays N whole rounds with each variant in ismcts's seat and prints its
 share of rounds, and against the first variant the rounds each won that the other lost; a
@@ -306,9 +310,13 @@ def judge_round(job: tuple[int, int, int, tuple[str, ...]]) -> list[Record]:
                     {
                         "values": values,
                         "choices": choices,
+                        "search": search_stats(self.last_results, self.last_prior),
                         "fewest": min(view.hand_sizes),
                         "candidates": [str(a) for a in candidates],
                         "sizes": list(view.hand_sizes),
+                        "hand": [str(c) for c in view.hand],
+                        "top": str(view.top_card),
+                        "color": None if view.current_color is None else int(view.current_color),
                         "seat": seat,
                     }
                 )
@@ -318,6 +326,111 @@ def judge_round(job: tuple[int, int, int, tuple[str, ...]]) -> list[Record]:
 
     hidden_info.arena_round(index, seed, judged)
     return records
+
+
+def search_stats(results: Sequence[Sequence[float]], prior: int | None) -> Record:
+    """What the package's search saw: each candidate's mean reward, and its paired difference
+    from the prior's (the heuristic's choice) in standard errors (0 for the prior itself)."""
+    means = [sum(r) / len(r) if r else 0.0 for r in results]  # as the package sums them
+    z = [0.0] * len(results)
+    if prior is not None:
+        for i, r in enumerate(results):
+            n = min(len(r), len(results[prior]))
+            if i == prior or n < 2:
+                continue
+            diffs = [r[j] - results[prior][j] for j in range(n)]
+            sd = statistics.stdev(diffs)
+            mean = statistics.fmean(diffs)
+            z[i] = mean / (sd / math.sqrt(n)) if sd > 0 else math.copysign(1e9, mean) if mean else 0.0
+    return {"means": means, "prior": prior, "z": z}
+
+
+THRESHOLDS = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, math.inf)
+"""The prior thresholds :func:`thresholds` replays (``inf``: the heuristic wherever it has a choice)."""
+
+
+def threshold_choice(record: Record, z: float) -> int:
+    """The candidate the package's rule picks from the search's statistics with ``prior_z=z``:
+    the best mean, unless it beats the heuristic's choice by ``z`` standard errors or fewer."""
+    stats = record["search"]
+    means, prior = stats["means"], stats["prior"]
+    best = max(range(len(means)), key=lambda i: (means[i], -i))
+    if prior is None or best == prior or stats["z"][best] > z:
+        return best
+    return int(prior)
+
+
+def thresholds(records: Sequence[Record]) -> list[str]:
+    """The judged gain of other prior thresholds over the package's, replayed from the search
+    statistics of a ``--dump`` (the same searches, only the final rule changed)."""
+    lines = []
+    for z in THRESHOLDS:
+        gains = [r["values"][threshold_choice(r, z)] - r["values"][r["choices"][""]] for r in records]
+        differ = sum(1 for r in records if threshold_choice(r, z) != r["choices"][""])
+        m, se = _mean_se(gains)
+        lines.append(f"  prior_z={z:g}: differs {differ:5d}   gain {m:+.4f} (se {se:.4f})")
+    return lines
+
+
+CORRECTION_FEATURES = ("draw", "pass", "wild short", "wild long", "wd4 short", "wd4 long", "named held",
+                       "skip or reverse", "draw two", "high", "switch", "color held")
+"""What :func:`corrections` fits a correction of the search's means on, per candidate ("short": a
+hand of three cards or fewer; "named held", "color held": cards of the color named or played that
+stay in the hand)."""
+
+
+def candidate_features(record: Record, candidate: str) -> list[float]:
+    """The :data:`CORRECTION_FEATURES` of one candidate (its text: ``R7!``, ``W4:G``, ``draw``)."""
+    f = dict.fromkeys(CORRECTION_FEATURES, 0.0)
+    hand: list[str] = record["hand"]
+    if candidate in ("draw", "pass"):
+        f[candidate] = 1.0
+    elif not candidate.startswith("color:"):
+        card, _, named = candidate.rstrip("!").partition(":")
+        length = "short" if len(hand) <= 3 else "long"
+        if card.startswith("W"):
+            f[f"{'wd4' if card == 'W4' else 'wild'} {length}"] = 1.0
+            f["named held"] = sum(1 for h in hand if h[0] == named)
+        else:
+            rank = card[1:]
+            f["skip or reverse"] = float(rank in ("S", "R"))
+            f["draw two"] = float(rank == "D2")
+            f["high"] = float(rank.isdigit() and int(rank) >= 5)
+            f["switch"] = float("RYGB".index(card[0]) != record["color"])
+            f["color held"] = sum(1 for h in hand if h[0] == card[0]) - 1
+    return [f[n] for n in CORRECTION_FEATURES]
+
+
+def corrections(records: Sequence[Record], folds: int = 2) -> list[str]:
+    """A learned correction of the search, judged out of sample: a linear model of how far the
+    judged values stand from the search's means (both centred per decision) on the candidates'
+    features, fitted on all folds but one; in the held-out fold the decision is the best corrected
+    mean, against the best plain mean (``prior_z=0``). The bench extra provides numpy."""
+    import numpy as np
+
+    def rows(r: Record) -> tuple[Any, Any, Any]:
+        x = np.array([candidate_features(r, c) for c in r["candidates"]])
+        m, v = np.array(r["search"]["means"]), np.array(r["values"])
+        return x - x.mean(0), m, v
+
+    gains: list[float] = []
+    plain: list[float] = []
+    for k in range(folds):
+        train = [rows(r) for i, r in enumerate(records) if i % folds != k]
+        x = np.vstack([t[0] for t in train])
+        y = np.concatenate([(v - v.mean()) - (m - m.mean()) for _, m, v in train])
+        beta = np.linalg.lstsq(x, y, rcond=None)[0]
+        for i, r in enumerate(records):
+            if i % folds == k:
+                xr, m, v = rows(r)
+                base = v[r["choices"][""]]
+                gains.append(float(v[int(np.argmax(m + xr @ beta))] - base))
+                plain.append(float(v[int(np.argmax(m))] - base))
+    lines = []
+    for name, g in (("best plain mean", plain), ("best corrected mean", gains)):
+        m_, se = _mean_se(g)
+        lines.append(f"  {name}: gain {m_:+.4f} (se {se:.4f}) over the package's choice, {folds}-fold")
+    return lines
 
 
 def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
@@ -396,6 +509,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(line)
         for v in names:
             for line in breakdown(dumped, v):
+                print(line)
+        if dumped and "search" in dumped[0]:
+            print("the package's searches replayed with other prior thresholds:")
+            for line in thresholds(dumped):
+                print(line)
+            print("a correction of the search's means learned from the judged values:")
+            for line in corrections(dumped):
                 print(line)
         return 0
     variants = tuple(v.strip() for v in args.variants.split(",") if v.strip())

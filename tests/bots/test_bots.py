@@ -3,6 +3,7 @@ the behaviours each bot's documentation promises."""
 from __future__ import annotations
 
 import ast
+import math
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -380,6 +381,54 @@ def test_the_decision_judge_scores_each_candidate_from_the_true_hands() -> None:
     cards = [Card.parse(c).id for c in ("R0", "RS", "W", "W4")]
     assert plain is not None and sharp is not None
     assert sharp(1, 7, cards) == pytest.approx([w * w for w in plain(1, 7, cards)])
+
+
+def test_the_dump_replays_the_package_rule_with_other_prior_thresholds() -> None:
+    """benchmarks/decisions.py: the search's statistics (its means, the paired z of each candidate
+    against the heuristic's choice) replay the package's rule, and other thresholds, exactly."""
+    decisions: Any = _benchmark("decisions")
+    stats = decisions.search_stats([[1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0]], 1)
+    assert stats["prior"] == 1 and stats["means"] == [0.75, 0.25, 0.0]
+    assert stats["z"][0] == pytest.approx(0.5 / (math.sqrt(1 / 3) / 2)) and stats["z"][1] == 0.0
+    # always behind the prior by the same amount: no spread, the sign decides (as the package's rule)
+    assert decisions.search_stats([[0.25, 0.5], [0.5, 0.75]], 1)["z"] == [-1e9, 0.0]
+    record = {"values": [0.2, 0.6, 0.1], "choices": {"": 0}, "search": stats}
+    assert decisions.threshold_choice(record, 1.0) == 0  # z 1.73 beats a threshold of 1 ...
+    assert decisions.threshold_choice(record, 2.0) == 1  # ... not one of 2: the heuristic's choice
+    lines = decisions.thresholds([record])
+    assert "prior_z=1: differs     0   gain +0.0000" in lines[2]
+    assert "prior_z=2: differs     1   gain +0.4000" in lines[4]
+    bot = IsmctsBot(iterations=60)
+    game = Game.from_position({"hands": [["R1", "R5", "G5", "W"], ["B2", "B3"]], "discard": ["R7"],
+                               "draw": ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"]})
+    view = game.view(0)
+    from unotable.bots.ismcts import _turn_candidates
+
+    candidates = _turn_candidates(game.legal_actions_for(0), len(view.hand))
+    chosen = bot.search(view, candidates, random.Random(3))
+    assert len(bot.last_results) == len(candidates) and len({len(r) for r in bot.last_results}) == 1
+    prior = bot.last_prior
+    assert prior is not None
+    replayed = decisions.search_stats(bot.last_results, prior)
+    assert candidates[decisions.threshold_choice({"search": replayed}, bot.prior_z)] == chosen
+
+
+def test_a_correction_learned_from_judged_values_is_judged_out_of_sample() -> None:
+    """benchmarks/decisions.py ``corrections``: where the judge always values drawing more than
+    the search does, the correction learned on one fold draws in the other and gains there."""
+    decisions: Any = _benchmark("decisions")
+    names = decisions.CORRECTION_FEATURES
+    short = {"hand": ["W4", "G2", "G3"], "color": 0}
+    f = dict(zip(names, decisions.candidate_features(short, "W4:G!"), strict=True))
+    assert f["wd4 short"] == 1.0 and f["named held"] == 2 and sum(f.values()) == 3.0
+    f = dict(zip(names, decisions.candidate_features(short, "G2"), strict=True))
+    assert f["switch"] == 1.0 and f["color held"] == 1 and f["wd4 short"] == 0.0
+    assert decisions.candidate_features(short, "draw") == [1.0] + [0.0] * (len(names) - 1)
+    record = {"candidates": ["R1", "draw"], "hand": ["R1", "G2", "G3", "G4", "G5"], "color": 0,
+              "values": [0.3, 0.6], "choices": {"": 0}, "search": {"means": [0.5, 0.45]}}
+    lines = decisions.corrections([record] * 10)
+    assert lines == ["  best plain mean: gain +0.0000 (se 0.0000) over the package's choice, 2-fold",
+                     "  best corrected mean: gain +0.3000 (se 0.0000) over the package's choice, 2-fold"]
 
 
 def test_ismcts_takes_the_win_and_forced_moves_without_search() -> None:

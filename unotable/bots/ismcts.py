@@ -239,6 +239,10 @@ class IsmctsBot(BaseBot):
         """How many iterations the last search ran (0 when the decision needed no search)."""
         self.last_steps = 0
         """The work of the last search, in simulated actions (see ``max_steps``)."""
+        self.last_results: list[list[float]] = []
+        """Each candidate's playout rewards in the last search, paired by determinization."""
+        self.last_prior: int | None = None
+        """The index of the heuristic's choice among the last search's candidates (None: no prior)."""
 
     def observe(self, events: Sequence[Event]) -> None:
         # the heuristic shares the tracker, and keeps its own record for the challenge odds
@@ -312,6 +316,8 @@ class IsmctsBot(BaseBot):
                 alive = sorted(alive[: max(1, (len(alive) + 1) // 2)])
         self.last_iterations = done
         self.last_steps = work
+        self.last_results = results
+        self.last_prior = prior
         best = max(alive, key=lambda i: (children[i].reward / max(1, children[i].visits), -i))
         if prior is not None and prior != best and not _better(results[best], results[prior], self.prior_z):
             best = prior
