@@ -611,6 +611,27 @@ def test_the_policy_opponent_plays_the_fast_policy_legally_and_rounds_against_it
             decisions.main(argv)
 
 
+def test_the_benchmarks_rounds_are_the_arenas_rounds() -> None:
+    """hidden_info.arena_round (which decisions.py --rounds plays) plays round ``index`` of the
+    arena's 4-seat official run exactly as ``unotable simulate`` does: the same winner."""
+    from unotable.bots.arena import Config, play_game
+    from unotable.bots.base import Bot
+
+    hidden_info: Any = _benchmark("hidden_info")
+    config = Config(Ruleset.preset("official").to_dict(), 4, hidden_info.LINEUP, 1)
+
+    def small(spec: str) -> Bot:
+        return IsmctsBot(iterations=8) if spec == "ismcts" else make_bot(spec)
+
+    wins = []
+    for index in range(6):  # the rotation puts ismcts in every seat
+        result = play_game(config, index, small)
+        won = hidden_info.arena_round(index, 1, lambda g: IsmctsBot(iterations=8))
+        assert won == any(result.bots[w] == "ismcts" for w in result.winners)
+        wins.append(won)
+    assert len(set(wins)) == 2  # both outcomes occur, so the comparison means something
+
+
 def test_a_dump_of_judged_decisions_is_reported_again_with_each_gain_broken_down(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
