@@ -136,14 +136,20 @@ def test_ismcts_uses_the_hand_model_for_the_classic_rules_only() -> None:
     assert len(choices) == 1
 
 
-def test_the_fitter_recovers_the_weights_that_dealt_the_hands() -> None:
-    """benchmarks/fit_hands.py: hands dealt by known weights from pools of known features."""
-    pytest.importorskip("numpy")
+def _fit_hands() -> Any:
+    """benchmarks/fit_hands.py (not a package), loaded from its file."""
     path = Path(__file__).resolve().parents[2] / "benchmarks" / "fit_hands.py"
     spec = importlib.util.spec_from_file_location("bench_fit_hands", path)
     assert spec is not None and spec.loader is not None
-    fit_hands: Any = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fit_hands)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_fitter_recovers_the_weights_that_dealt_the_hands() -> None:
+    """benchmarks/fit_hands.py: hands dealt by known weights from pools of known features."""
+    pytest.importorskip("numpy")
+    fit_hands = _fit_hands()
     truth = [0.0] * len(FEATURES)
     truth[0], truth[1] = 1.0, -1.0
     rng = random.Random(1)
@@ -164,11 +170,7 @@ def test_the_richer_fit_finds_an_interaction_the_features_alone_miss() -> None:
     """benchmarks/fit_hands.py ``--pairs``: cards holding features 0 and 1 together are kept far
     more often than either feature alone explains; the pair's weight recovers it."""
     pytest.importorskip("numpy")
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "fit_hands.py"
-    spec = importlib.util.spec_from_file_location("bench_fit_hands", path)
-    assert spec is not None and spec.loader is not None
-    fit_hands: Any = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fit_hands)
+    fit_hands = _fit_hands()
     rng = random.Random(2)
     kinds = {(0,): 0.0, (1,): 0.0, (0, 1): 2.0, (): 0.0}  # log-weights: only the pair matters
     data = []
