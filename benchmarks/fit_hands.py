@@ -129,7 +129,8 @@ def co_occurring(data: Data, least: int = 200) -> list[tuple[int, int]]:
 
 
 def with_pairs(data: Data, pairs: list[tuple[int, int]]) -> Data:
-    """``data`` with one more feature per pair: both hold (a weight for the interaction)."""
+    """Add to ``data`` (in place, and return it) one more feature per pair: both hold (a weight for
+    the interaction)."""
     if pairs:
         data.x = np.hstack([data.x, np.stack([data.x[:, i] * data.x[:, j] for i, j in pairs], 1)])
     return data
@@ -157,16 +158,15 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.seats} seats ({time.perf_counter() - started:.0f} s)")
     print(f"held-out log-loss per unseen card: fitted {test.log_loss(theta):.4f}, "
           f"in the package {test.log_loss(package):.4f}, uniform {test.log_loss(uniform):.4f}")
+    for name, value in zip(FEATURES, theta, strict=True):
+        print(f"  {name:12s} {value:+.3f}")
+    print("(" + ", ".join(f"{v:.3f}" for v in theta) + ")")
     if args.pairs:  # smaller steps: the pairs are correlated with their features
         single = test.log_loss(fit(train, steps=300, rate=0.3))
         pairs = co_occurring(train)
         rich = fit(with_pairs(train, pairs), steps=300, rate=0.3)
         print(f"held-out log-loss with {len(pairs)} pairs of features as well: "
               f"{with_pairs(test, pairs).log_loss(rich):.4f}, without them in the same steps {single:.4f}")
-        return 0
-    for name, value in zip(FEATURES, theta, strict=True):
-        print(f"  {name:12s} {value:+.3f}")
-    print("(" + ", ".join(f"{v:.3f}" for v in theta) + ")")
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import random
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -142,6 +143,7 @@ def _fit_hands() -> Any:
     spec = importlib.util.spec_from_file_location("bench_fit_hands", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # so that its workers' function pickles by name
     spec.loader.exec_module(module)
     return module
 
@@ -188,3 +190,14 @@ def test_the_richer_fit_finds_an_interaction_the_features_alone_miss() -> None:
     assert 1.6 < rich[-1] < 2.1 and abs(rich[0]) < 0.1 and abs(rich[1]) < 0.1
     assert alone[0] > 0.3 and alone[1] > 0.3  # without the pair, each feature takes a share of it
     assert train.log_loss(rich) < fit_hands.Data(data).log_loss(alone) - 0.01
+
+
+def test_the_fitter_reports_the_richer_model_beside_the_features_alone(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``fit_hands.py --pairs`` prints both held-out log-losses after the fitted weights."""
+    pytest.importorskip("numpy")
+    assert _fit_hands().main(["--rounds", "5", "--jobs", "1", "--pairs"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith("held-out log-loss with ") and "without them in the same steps 0." in out[-1]
+    assert out[-2].startswith("(") and len(out[-2].split(",")) == len(FEATURES)
