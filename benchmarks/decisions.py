@@ -69,8 +69,8 @@ from unotable.bots import make_bot, policy
 from unotable.bots.arena import wilson
 from unotable.bots.base import BaseBot, Bot
 from unotable.bots.heuristic import HeuristicBot
-from unotable.bots.ismcts import IsmctsBot, Node, _reward, _SameSeed
-from unotable.cards import ID_COLOR, ID_IS_WILD
+from unotable.bots.ismcts import IsmctsBot, Node, _reward, _SameSeed, paired_difference
+from unotable.cards import ID_COLOR, ID_IS_WILD, ID_RANK, WILD_DRAW_FOUR, Card, Color, Rank
 from unotable.determinize import Determinizer, Weigh
 from unotable.events import (
     CardPlayed,
@@ -335,13 +335,9 @@ def search_stats(results: Sequence[Sequence[float]], prior: int | None) -> Recor
     z = [0.0] * len(results)
     if prior is not None:
         for i, r in enumerate(results):
-            n = min(len(r), len(results[prior]))
-            if i == prior or n < 2:
-                continue
-            diffs = [r[j] - results[prior][j] for j in range(n)]
-            sd = statistics.stdev(diffs)
-            mean = statistics.fmean(diffs)
-            z[i] = mean / (sd / math.sqrt(n)) if sd > 0 else math.copysign(1e9, mean) if mean else 0.0
+            if i != prior:
+                mean, se = paired_difference(r, results[prior])  # the package's own statistic
+                z[i] = mean / se if se > 0 else math.copysign(1e9, mean) if mean else 0.0
     return {"means": means, "prior": prior, "z": z}
 
 
@@ -365,12 +361,16 @@ def thresholds(records: Sequence[Record]) -> list[str]:
     statistics of a ``--dump`` (the same searches, only the final rule changed)."""
     lines = []
     for z in THRESHOLDS:
-        gains = [r["values"][threshold_choice(r, z)] - r["values"][r["choices"][""]] for r in records]
-        differ = sum(1 for r in records if threshold_choice(r, z) != r["choices"][""])
+        picks = [(r, threshold_choice(r, z)) for r in records]
+        gains = [r["values"][i] - r["values"][r["choices"][""]] for r, i in picks]
+        differ = sum(1 for r, i in picks if i != r["choices"][""])
         m, se = _mean_se(gains)
         lines.append(f"  prior_z={z:g}: differs {differ:5d}   gain {m:+.4f} (se {se:.4f})")
     return lines
 
+
+HOLDS = ("draw", "pass")
+"""The candidates (as text) that keep the hand: a draw or a pass."""
 
 CORRECTION_FEATURES = ("draw", "pass", "wild short", "wild long", "wd4 short", "wd4 long", "named held",
                        "skip or reverse", "draw two", "high", "switch", "color held")
@@ -382,22 +382,23 @@ stay in the hand)."""
 def candidate_features(record: Record, candidate: str) -> list[float]:
     """The :data:`CORRECTION_FEATURES` of one candidate (its text: ``R7!``, ``W4:G``, ``draw``)."""
     f = dict.fromkeys(CORRECTION_FEATURES, 0.0)
-    hand: list[str] = record["hand"]
-    if candidate in ("draw", "pass"):
+    colors = [ID_COLOR[Card.parse(h).id] for h in record["hand"]]
+    if candidate in HOLDS:
         f[candidate] = 1.0
     elif not candidate.startswith("color:"):
-        card, _, named = candidate.rstrip("!").partition(":")
-        length = "short" if len(hand) <= 3 else "long"
-        if card.startswith("W"):
-            f[f"{'wd4' if card == 'W4' else 'wild'} {length}"] = 1.0
-            f["named held"] = sum(1 for h in hand if h[0] == named)
+        text, _, named = candidate.rstrip("!").partition(":")
+        card = Card.parse(text).id
+        if ID_IS_WILD[card]:
+            length = "short" if len(colors) <= 3 else "long"
+            f[f"{'wd4' if card == WILD_DRAW_FOUR else 'wild'} {length}"] = 1.0
+            f["named held"] = colors.count(int(Color.parse(named)))
         else:
-            rank = card[1:]
-            f["skip or reverse"] = float(rank in ("S", "R"))
-            f["draw two"] = float(rank == "D2")
-            f["high"] = float(rank.isdigit() and int(rank) >= 5)
-            f["switch"] = float("RYGB".index(card[0]) != record["color"])
-            f["color held"] = sum(1 for h in hand if h[0] == card[0]) - 1
+            rank = ID_RANK[card]
+            f["skip or reverse"] = float(rank in (Rank.SKIP, Rank.REVERSE))
+            f["draw two"] = float(rank == Rank.DRAW_TWO)
+            f["high"] = float(5 <= rank <= 9)
+            f["switch"] = float(ID_COLOR[card] != record["color"])
+            f["color held"] = colors.count(ID_COLOR[card]) - 1
     return [f[n] for n in CORRECTION_FEATURES]
 
 
@@ -413,16 +414,17 @@ def corrections(records: Sequence[Record], folds: int = 2) -> list[str]:
         m, v = np.array(r["search"]["means"]), np.array(r["values"])
         return x - x.mean(0), m, v
 
+    data = [rows(r) for r in records]
     gains: list[float] = []
     plain: list[float] = []
     for k in range(folds):
-        train = [rows(r) for i, r in enumerate(records) if i % folds != k]
+        train = [d for i, d in enumerate(data) if i % folds != k]
         x = np.vstack([t[0] for t in train])
         y = np.concatenate([(v - v.mean()) - (m - m.mean()) for _, m, v in train])
         beta = np.linalg.lstsq(x, y, rcond=None)[0]
         for i, r in enumerate(records):
             if i % folds == k:
-                xr, m, v = rows(r)
+                xr, m, v = data[i]
                 base = v[r["choices"][""]]
                 gains.append(float(v[int(np.argmax(m + xr @ beta))] - base))
                 plain.append(float(v[int(np.argmax(m))] - base))
@@ -470,9 +472,9 @@ def breakdown(records: Sequence[Record], spec: str) -> list[str]:
         mine, theirs = cands[c[""]], cands[c[spec]]
         if mine == theirs:
             continue
-        if (mine in ("draw", "pass")) != (theirs in ("draw", "pass")):
+        if (mine in HOLDS) != (theirs in HOLDS):
             part = "hold or play"
-        elif mine.split(":")[0].rstrip("!") == theirs.split(":")[0].rstrip("!"):
+        elif mine.rstrip("!").partition(":")[0] == theirs.rstrip("!").partition(":")[0]:
             part = "another color or flag"
         else:
             part = "another card"

@@ -410,17 +410,24 @@ def _select(
     return best, False
 
 
-def _better(a: list[float], b: list[float], z: float) -> bool:
-    """Whether results ``a`` beat ``b`` on their paired samples by more than ``z`` standard errors."""
+def paired_difference(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``a[i] - b[i]`` over the samples both have, and its standard error (0.0 when
+    there are fewer than two samples or no spread)."""
     n = min(len(a), len(b))
     if n < 2:
-        return sum(a[:n]) > sum(b[:n])
+        return (sum(a[:n]) - sum(b[:n])), 0.0
     diffs = [a[i] - b[i] for i in range(n)]
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    if var == 0.0:
+    return mean, math.sqrt(var / n)
+
+
+def _better(a: list[float], b: list[float], z: float) -> bool:
+    """Whether results ``a`` beat ``b`` on their paired samples by more than ``z`` standard errors."""
+    mean, se = paired_difference(a, b)
+    if se == 0.0:
         return mean > 0.0
-    return mean > z * math.sqrt(var / n)
+    return mean > z * se
 
 
 def auto_horizon(rules: Ruleset) -> int:
