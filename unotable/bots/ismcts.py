@@ -121,6 +121,7 @@ __all__ = [
     "Node",
     "auto_horizon",
     "evaluate",
+    "paired_difference",
 ]
 
 DEFAULT_ITERATIONS = 1000
