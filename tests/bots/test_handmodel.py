@@ -2,13 +2,9 @@
 samples that follow those weights and still respect the record, and the fitter that finds them."""
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-import sys
 from collections import Counter
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -17,6 +13,8 @@ from unotable.bots.handmodel import FEATURES, HAND_HEADS_UP, HAND_TABLE, HandMod
 from unotable.bots.ismcts import IsmctsBot
 from unotable.cards import Card
 from unotable.determinize import Determinizer, Tracker
+
+from benchmark_loader import load_benchmark
 
 
 def ids(*cards: str) -> list[int]:
@@ -137,21 +135,10 @@ def test_ismcts_uses_the_hand_model_for_the_classic_rules_only() -> None:
     assert len(choices) == 1
 
 
-def _fit_hands() -> Any:
-    """benchmarks/fit_hands.py (not a package), loaded from its file."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "fit_hands.py"
-    spec = importlib.util.spec_from_file_location("bench_fit_hands", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # so that its workers' function pickles by name
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_fitter_recovers_the_weights_that_dealt_the_hands() -> None:
     """benchmarks/fit_hands.py: hands dealt by known weights from pools of known features."""
     pytest.importorskip("numpy")
-    fit_hands = _fit_hands()
+    fit_hands = load_benchmark("fit_hands")
     truth = [0.0] * len(FEATURES)
     truth[0], truth[1] = 1.0, -1.0
     rng = random.Random(1)
@@ -172,7 +159,7 @@ def test_the_richer_fit_finds_an_interaction_the_features_alone_miss() -> None:
     """benchmarks/fit_hands.py ``--pairs``: cards holding features 0 and 1 together are kept far
     more often than either feature alone explains; the pair's weight recovers it."""
     pytest.importorskip("numpy")
-    fit_hands = _fit_hands()
+    fit_hands = load_benchmark("fit_hands")
     rng = random.Random(2)
     kinds = {(0,): 0.0, (1,): 0.0, (0, 1): 2.0, (): 0.0}  # log-weights: only the pair matters
     data = []
@@ -197,7 +184,7 @@ def test_the_fitter_reports_the_richer_model_beside_the_features_alone(
 ) -> None:
     """``fit_hands.py --pairs`` prints both held-out log-losses after the fitted weights."""
     pytest.importorskip("numpy")
-    assert _fit_hands().main(["--rounds", "5", "--jobs", "1", "--pairs"]) == 0
+    assert load_benchmark("fit_hands").main(["--rounds", "5", "--jobs", "1", "--pairs"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-1].startswith("held-out log-loss with ") and "without them in the same steps 0." in out[-1]
     assert out[-2].startswith("(") and len(out[-2].split(",")) == len(FEATURES)
