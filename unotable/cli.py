@@ -35,6 +35,7 @@ examples:
   unotable play --preset house --seats 3 --bots random,heuristic
   unotable play --option stacking=same_kind --option uno_penalty=4 --seed 7
   unotable simulate --help                    bot-vs-bot matches
+  unotable review unotable-7.json --seat 0    where seat 0's decisions lost win chance
   unotable replay --list                      the records of your matches
   unotable replay unotable-7.json --seat 0    a saved game, as seat 0 saw it
   unotable serve --port 8000                  online tables (open the address it prints)
@@ -84,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="no pause after bot actions (the same as --delay 0)")
 
     sub.add_parser("simulate", help="bot-vs-bot matches (see unotable simulate --help)", add_help=False)
+    sub.add_parser("review", help="judge one seat's decisions in a record (see unotable review --help)",
+                   add_help=False)
     sub.add_parser("serve", help="serve online tables (see unotable serve --help; the server extra)",
                    add_help=False)
     sub.add_parser("join", help="play an online table from the terminal (see unotable join --help)",
@@ -126,6 +129,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "simulate":
         return _simulate(args_list[1:])
+    if args_list and args_list[0] == "review":
+        from unotable.bots.review import main as review_main
+
+        return review_main(args_list[1:])
     if args_list and args_list[0] in ("serve", "join"):
         return _online(args_list[0], args_list[1:])
     parser = build_parser()

@@ -28,7 +28,9 @@ from typing import Any
 from unotable.bots.base import Bot
 from unotable.bots.heuristic import HeuristicBot
 from unotable.bots.ismcts import IsmctsBot
+from unotable.bots.mixbot import MixBot
 from unotable.bots.random_bot import RandomBot
+from unotable.bots.random_stuck import RandomStuckBot
 from unotable.bots.rule_v1 import RuleV1Bot
 
 __all__ = ["ALIASES", "BOT_NAMES", "BotSpecError", "canonical", "make_bot", "parse_bot_spec", "register",
@@ -50,6 +52,8 @@ _BUILT_IN: dict[str, Callable[..., Bot]] = {
     "rule-v1": RuleV1Bot,
     "heuristic": HeuristicBot,
     "ismcts": IsmctsBot,
+    "random-stuck": RandomStuckBot,  # the anchors' opponent and bot (docs/bots.md)
+    "mixbot": MixBot,
 }
 _REGISTRY: dict[str, Callable[..., Bot]] = dict(_BUILT_IN)
 
