@@ -153,6 +153,10 @@ def test_mixbot_attacks_a_next_seat_with_one_card() -> None:
     assert _choice(MixBot(), _position([["R5", "RR", "RS", "W4", "G1"], ["Y1"]], "R3")) == "W4:R"
     assert _choice(MixBot(), _position([["R5", "RD2", "W4", "G1"], ["Y1"]], "R3")) == "RD2"
     assert _choice(MixBot(), _position([["R5", "RR", "G1"], ["Y1"]], "R3")) == "RR"
+    # the limits on wilds do not hold a Wild Draw Four back then, unless attack_limits says so
+    many = _position([["R5", "R6", "R7", "G1", "B1", "W4"], ["Y1"]], "R3")
+    assert _choice(MixBot(), many) == "W4:R"
+    assert _choice(make_bot("mixbot:attack_limits=true"), many) in ("R5", "R6", "R7")
     # three seats: the attack is on the next seat only
     three = _position([["R5", "RR", "G1"], ["Y1", "Y2"], ["B1"]], "R3")
     assert _choice(MixBot(), three) == "R5"

@@ -19,7 +19,10 @@ On its turn, among the cards it can play:
 3. **A fixed ranking** (chausner's CardRankingBot): Draw Two > Skip > number card > Reverse > Wild
    Draw Four > Wild. When the next seat holds one card, a ranking that favours Draw Two, Wild Draw
    Four, Skip and Reverse, in that order, then number cards, then Wild (*ours*: the order among the
-   four is the README's order of naming them).
+   four is the README's order of naming them), and the limits of step 1 do not hold the wilds back
+   (*ours*, by measurement: with the limits kept there, 64.4% [63.6-65.3] of 12,000 heads-up rounds
+   against random-stuck, without them 65.6% [64.8-66.5], the published figure being 66.4%; the
+   option ``attack_limits=true`` keeps them).
 4. **Diversity** (chausner's DiversityBot) breaks ties of rank: the card that matches (same color,
    or same number or symbol) the most other non-wild cards of the hand is played, so that the hand
    keeps as many different cards as it can. Remaining ties: at random.
@@ -30,6 +33,8 @@ only wilds are left). After drawing a playable card it plays it, except a wild w
 accepts a penalty, puts the UNO flag on its plays, calls and catches when it may, and never jumps
 in (none of these exist under MixBot's rules).
 
+``colors="tiebreak"`` applies step 2 after the ranking instead of before it, ``colors="off"`` not at
+all (both measured weaker against random-stuck: 63.9% and 63.8% of the same rounds).
 ``goal="points"`` takes the README's parameters optimised for game points instead (wild limit 5,
 Wild Draw Four limit 3, drawn-wild limit 2, ranking Skip > number > Draw Two > Reverse > Wild >
 Wild Draw Four); the explicit limits override the goal's.
@@ -138,7 +143,7 @@ class MixBot(BaseBot):
         wd4_limit: int | None = None,
         drawn_wild_limit: int | None = None,
         colors: str = "first",
-        attack_limits: bool = True,
+        attack_limits: bool = False,
     ) -> None:
         if goal not in _LIMITS:
             raise ValueError(f"goal must be 'wins' or 'points', not {goal!r}")

@@ -332,8 +332,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (RecordError, ReviewError) as exc:
         print(f"unotable review: error: {args.record}: {exc}", file=sys.stderr)
         return 2
-    if args.json:
-        print(json.dumps(review.to_dict(), indent=2))
-    else:
-        print(review.text(args.top))
+    try:
+        print(json.dumps(review.to_dict(), indent=2) if args.json else review.text(args.top))
+    except BrokenPipeError:  # the reader went away (| head)
+        sys.stderr.close()
     return 0
