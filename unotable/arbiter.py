@@ -51,7 +51,8 @@ from unotable.game import ALL, Game
 from unotable.state import Phase
 from unotable.views import PlayerView, TableInfo
 
-__all__ = ["Agent", "Applied", "Arbiter", "ArbiterError", "derive_seed", "offer_order", "seat_rngs"]
+__all__ = ["Agent", "Applied", "Arbiter", "ArbiterError", "derive_seed", "offer_order", "seat_rngs",
+           "seats_to_ask"]
 
 
 class Agent(Protocol):
@@ -97,6 +98,21 @@ def offer_order(game: Game) -> list[int]:
     active = game.active_seat
     d = game.direction
     return [(active + k * d) % n for k in range(1, n)]
+
+
+def seats_to_ask(game: Game) -> list[int]:
+    """The seats that may act now, in the order the arbiter asks them: every seat other than the
+    active one with a legal action, in :func:`offer_order`, then the active seat (when it has a
+    legal action). A pure function of the game: the server's bot seats follow it too.
+
+    >>> game = Game.new(seats=3, seed=11)
+    >>> seats_to_ask(game)[-1] == game.active_seat
+    True
+    """
+    seats = [s for s in offer_order(game) if game.legal_actions_for(s)]
+    if game.legal_actions_for(game.active_seat):
+        seats.append(game.active_seat)
+    return seats
 
 
 class Arbiter:

@@ -8,9 +8,17 @@ from typing import Any
 import pytest
 
 from unotable import Record, replay
+from unotable.server.entries import Acted, ActedBy, AutopilotSet, Entry
 from unotable.server.ids import TABLE_ID, new_table_id, new_token
-from unotable.server.protocol import ErrorCode, ProtocolError, client_schema, parse_client, server_schema
-from unotable.server.table import Role, Settings, Table, new_table_doc
+from unotable.server.protocol import (
+    ErrorCode,
+    ProtocolError,
+    client_schema,
+    full_schema,
+    parse_client,
+    server_schema,
+)
+from unotable.server.table import Role, TableActor, TableSettings, new_table_doc
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,11 +30,11 @@ def msg(**fields: Any) -> Any:
 class Harness:
     """A table with its log, applying decisions as the app's writer does (decide, log, apply)."""
 
-    def __init__(self, settings: Settings, bots: dict[int, str] | None = None) -> None:
+    def __init__(self, settings: TableSettings, bots: dict[int, str] | None = None) -> None:
         self.host = new_token()
         self.doc = new_table_doc(settings, self.host, bots)
-        self.table = Table(new_table_id(), self.doc)
-        self.log: list[dict[str, Any]] = []
+        self.table = TableActor(new_table_id(), self.doc)
+        self.log: list[Entry] = []
         self.now = 1000.0
 
     def send(self, role: Role, **fields: Any) -> str | None:
@@ -66,7 +74,7 @@ def test_ids_and_tokens_are_long_and_random() -> None:
 
 @pytest.mark.rule("NET-3", "NET-1")
 def test_a_table_goes_from_the_waiting_room_to_a_finished_match_and_replays() -> None:
-    settings = Settings(seats=3, options={"target_score": 60}, bot_pause=0.0, round_pause=0.0)
+    settings = TableSettings(seats=3, options={"target_score": 60}, bot_pause=0.0, round_pause=0.0)
     h = Harness(settings, bots={1: "heuristic", 2: "random"})
     h.refused(Role(0), ErrorCode.FORBIDDEN, type="start")  # not the host
     token = h.send(Role(), type="sit", seat=0, name="  Ann  ")
@@ -96,14 +104,14 @@ def test_a_table_goes_from_the_waiting_room_to_a_finished_match_and_replays() ->
     again = replay(Record.from_json(record.to_json()))
     assert again.scores == h.table.game.scores  # type: ignore[union-attr]
     # the log rebuilds the table exactly
-    twin = Table(h.table.table_id, h.doc)
+    twin = TableActor(h.table.table_id, h.doc)
     twin.replay(h.log, h.now)
     assert twin.view_for(me) == h.table.view_for(me) and twin.seq == h.table.seq
     assert twin.record() is not None and twin.record().to_dict() == record.to_dict()  # type: ignore[union-attr]
 
 
 def test_refusals_change_nothing() -> None:
-    h = Harness(Settings(seats=2, bot_pause=0.0), bots={1: "random"})
+    h = Harness(TableSettings(seats=2, bot_pause=0.0), bots={1: "random"})
     h.refused(HOST, ErrorCode.ILLEGAL, type="start")  # one seat filled
     h.send(Role(), type="sit", seat=0, name="Ann")
     h.refused(Role(0), ErrorCode.ILLEGAL, type="act", action="draw")  # no round in play yet
@@ -122,7 +130,7 @@ def test_refusals_change_nothing() -> None:
 
 
 def test_the_waiting_room_commands() -> None:
-    h = Harness(Settings(seats=4))
+    h = Harness(TableSettings(seats=4))
     h.send(HOST, type="add_bot", seat=2, level="ismcts")
     assert h.table.seats[2].kind == "bot" and h.table.seats[2].level == "ismcts"
     h.refused(HOST, ErrorCode.INVALID, type="add_bot", seat=3, level="genius")
@@ -139,7 +147,7 @@ def test_the_waiting_room_commands() -> None:
 
 
 def test_a_silent_player_times_out_twice_then_a_bot_plays_and_gives_the_seat_back() -> None:
-    h = Harness(Settings(seats=2, turn_seconds=5.0, bot_pause=0.5), bots={1: "heuristic"})
+    h = Harness(TableSettings(seats=2, turn_seconds=5.0, bot_pause=0.5), bots={1: "heuristic"})
     h.send(Role(), type="sit", seat=0, name="Ann")
     h.send(HOST, type="start")
     h.table.connected(0, h.now)
@@ -147,9 +155,9 @@ def test_a_silent_player_times_out_twice_then_a_bot_plays_and_gives_the_seat_bac
     for _ in range(400):
         if h.table.seats[0].autopilot or h.table.status != "playing":
             break
-        if h.tick(0.5) and h.log[-1].get("by") == "timeout":
+        if h.tick(0.5) and isinstance(h.log[-1], Acted) and h.log[-1].by is ActedBy.TIMEOUT:
             timeouts += 1
-            assert h.table.game is not None and h.log[-1]["seat"] == 0
+            assert h.table.game is not None and h.log[-1].seat == 0
     assert h.table.seats[0].autopilot and timeouts == 2
     # on autopilot the bot plays seat 0 until Ann acts again
     for _ in range(50):
@@ -158,11 +166,11 @@ def test_a_silent_player_times_out_twice_then_a_bot_plays_and_gives_the_seat_bac
             break
         h.tick(0.5)
     back = h.table.back_from_autopilot(0)
-    assert back is not None and back.entry == {"k": "autopilot", "seat": 0, "on": False}
+    assert back is not None and back.entry == AutopilotSet(0, False)
 
 
 def test_a_disconnected_player_is_played_by_a_bot_after_the_grace_period() -> None:
-    h = Harness(Settings(seats=2, grace=3.0, bot_pause=0.2), bots={1: "random"})
+    h = Harness(TableSettings(seats=2, grace=3.0, bot_pause=0.2), bots={1: "random"})
     h.send(Role(), type="sit", seat=0, name="Ann")
     h.send(HOST, type="start")
     h.table.connected(0, h.now)
@@ -172,12 +180,12 @@ def test_a_disconnected_player_is_played_by_a_bot_after_the_grace_period() -> No
             break
         h.tick(0.25)
     assert h.table.seats[0].autopilot
-    assert {"k": "autopilot", "seat": 0, "on": True} in h.log
+    assert AutopilotSet(0, True) in h.log
     assert h.table.status in ("round_over", "match_over")  # the round reached its end anyway
 
 
 def test_a_player_leaving_in_play_is_replaced_by_a_bot() -> None:
-    h = Harness(Settings(seats=2, bot_pause=0.0), bots={1: "random"})
+    h = Harness(TableSettings(seats=2, bot_pause=0.0), bots={1: "random"})
     h.send(Role(), type="sit", seat=0, name="Ann")
     h.send(HOST, type="start")
     h.send(Role(0), type="leave")
@@ -190,7 +198,7 @@ def test_a_player_leaving_in_play_is_replaced_by_a_bot() -> None:
 
 
 def test_spectators_see_the_public_view_only() -> None:
-    h = Harness(Settings(seats=2), bots={0: "random", 1: "random"})
+    h = Harness(TableSettings(seats=2), bots={0: "random", 1: "random"})
     h.send(HOST, type="start")
     spectator = h.table.view_for(Role())
     assert spectator is not None and "hand" not in spectator and "legal" not in spectator
@@ -199,7 +207,8 @@ def test_spectators_see_the_public_view_only() -> None:
 
 def test_the_schema_file_is_current() -> None:
     on_disk = json.loads((ROOT / "docs" / "protocol.schema.json").read_text())
-    assert on_disk == {"client": client_schema(), "server": server_schema()}
+    assert on_disk == full_schema()
+    assert on_disk["client"] == client_schema() and on_disk["server"] == server_schema()
 
 
 @pytest.mark.parametrize(("text", "code"), [

@@ -283,7 +283,7 @@ def test_bad_input_is_explained_and_changes_nothing(server: Server, tokens: Toke
     assert status == 0, text
     assert "0: Ann (you) · 1: Bot 1 (bot, heuristic) · 2: Bot 2" in text
     assert "✗ That does not work here: there is no seat 5" in text
-    assert "✗ Not allowed now: seat 3 is taken" in text
+    assert "✗ Not allowed: seat 3 is taken" in text
     assert f"✗ there is no card {seen['beyond']} in your hand" in text
     assert "✗ " in text and "zz" in text
     assert "✗ Not allowed now: " in text  # the server's refusal, in plain words

@@ -1,7 +1,9 @@
-"""The wire protocol of the online tables: declared message types, error codes, limits, JSON Schema.
+"""The wire protocol of the online tables: declared message types, error and close codes, limits,
+JSON Schema.
 
 One websocket per client carries JSON text messages. A client's messages form a closed set,
-declared here with pydantic and validated on arrival; anything else is answered with a coded
+declared here with pydantic and validated strictly on arrival (a number is a JSON number, never
+``"12"``, ``true`` or ``2.0`` where an integer is due); anything else is answered with a coded
 error (``malformed``) that changes nothing and keeps the connection open. Every server message
 carries ``seq``, the table's sequence number: the count of commands the table has accepted, which
 only grows. ``docs/protocol.md`` documents the protocol; ``python -m unotable.server.protocol``
@@ -14,22 +16,36 @@ prints the JSON Schema of both directions, generated from these types.
 Traceback (most recent call last):
 ...
 unotable.server.protocol.ProtocolError: malformed: act: action: Field required
+>>> parse_client('{"type": "sit", "seat": "1", "name": "Ann"}')
+Traceback (most recent call last):
+...
+unotable.server.protocol.ProtocolError: malformed: sit: seat: Input should be a valid integer
+>>> int(CloseCode.TAKEN_OVER), ReconnectReason.TAKEN_OVER.value
+(4001, 'taken_over')
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from enum import StrEnum
-from typing import Annotated, Any, Literal
+from enum import IntEnum, StrEnum
+from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 __all__ = [
+    "HOST_TYPES",
     "LIMITS",
     "ClientMessage",
+    "ClientMsg",
+    "CloseCode",
     "ErrorCode",
     "ProtocolError",
+    "ReconnectReason",
+    "SeatKind",
+    "ServerMessage",
+    "ServerMsg",
+    "TableStatus",
     "client_schema",
     "parse_client",
     "server_schema",
@@ -56,6 +72,63 @@ class ErrorCode(StrEnum):
     FORBIDDEN = "forbidden"
     """Not allowed to this connection: a host command without the host token, an action from a
     spectator, a seat already taken, a bad token."""
+
+    @classmethod
+    def of_engine(cls, code: str) -> ErrorCode:
+        """The wire code of an engine error's ``UnoError.code`` (``illegal``, ``not_your_turn``;
+        every other engine code, notation and rule-set errors among them, is ``invalid``).
+
+        >>> ErrorCode.of_engine("not_your_turn"), ErrorCode.of_engine("notation")
+        (<ErrorCode.NOT_YOUR_TURN: 'not_your_turn'>, <ErrorCode.INVALID: 'invalid'>)
+        """
+        return _ENGINE_CODES.get(code, cls.INVALID)
+
+
+_ENGINE_CODES = {
+    "not_your_turn": ErrorCode.NOT_YOUR_TURN,
+    "illegal": ErrorCode.ILLEGAL,
+    "invalid": ErrorCode.INVALID,
+}
+
+
+class CloseCode(IntEnum):
+    """The websocket close codes the server uses (RFC 6455 numbers; 4000-4999 are the protocol's)."""
+
+    NORMAL = 1000
+    """A refused or missing ``hello`` (the error before it says why), or the client's own close."""
+    RESTART = 1012
+    """The server restarts (a ``reconnect`` with reason ``restart`` came first): reconnect."""
+    TAKEN_OVER = 4001
+    """Another connection took this seat over (a ``reconnect`` with reason ``taken_over`` came
+    first): do not reconnect by yourself, the seat is played elsewhere."""
+    NO_TABLE = 4004
+    """There is no such table (an ``error`` came first)."""
+
+
+class ReconnectReason(StrEnum):
+    """Why the server sends ``reconnect`` (clients read this code, never the message's prose)."""
+
+    RESTART = "restart"
+    """The server is stopping: reconnect (with the token and ``last_seq``) in a moment."""
+    TAKEN_OVER = "taken_over"
+    """Another connection took the seat over: this one is closed with 4001 next."""
+
+
+class SeatKind(StrEnum):
+    """Who holds a seat."""
+
+    EMPTY = "empty"
+    HUMAN = "human"
+    BOT = "bot"
+
+
+class TableStatus(StrEnum):
+    """Where a table is in its life."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    ROUND_OVER = "round_over"
+    MATCH_OVER = "match_over"
 
 
 class Limits(BaseModel):
@@ -84,7 +157,8 @@ class ProtocolError(ValueError):
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: a JSON string, boolean or float is no integer (HTTP's create body refuses them too)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Hello(_Message):
@@ -170,16 +244,15 @@ class HostSettings(_Message):
     turn_seconds: float | None = Field(default=None, ge=0, le=600)
 
 
-ClientMessage = Annotated[
-    Hello | Sit | Act | Chat | Ping | Leave | HostStart | HostBot | HostKick | HostSettings,
-    Field(discriminator="type"),
-]
-_CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+ClientMsg: TypeAlias = Hello | Sit | Act | Chat | Ping | Leave | HostStart | HostBot | HostKick | HostSettings
+"""Any client message (the type of what :func:`parse_client` returns)."""
+ClientMessage = Annotated[ClientMsg, Field(discriminator="type")]
+_CLIENT: TypeAdapter[ClientMsg] = TypeAdapter(ClientMessage)
 
 HOST_TYPES = frozenset({"start", "next_round", "rematch", "add_bot", "remove_bot", "kick", "settings"})
 
 
-def parse_client(text: str | bytes) -> Any:
+def parse_client(text: str | bytes) -> ClientMsg:
     """The client message in ``text``, or :class:`ProtocolError` (``too_large``, ``malformed``)."""
     size = len(text.encode() if isinstance(text, str) else text)
     if size > LIMITS.max_message_bytes:
@@ -202,7 +275,7 @@ def _describe(exc: ValidationError) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# server messages (documented and exported to JSON Schema; the server builds them as dicts)
+# server messages (documented, exported to JSON Schema, and the only way outbox.py builds a frame)
 
 
 class _Out(BaseModel):
@@ -211,28 +284,38 @@ class _Out(BaseModel):
 
 
 class SeatInfo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     seat: int
-    kind: Literal["empty", "human", "bot"]
+    kind: SeatKind
     name: str | None
     level: str | None = Field(description="the bot level, for a bot or a player's stand-in")
     connected: bool
     autopilot: bool = Field(description="a bot plays for this absent or timed-out player")
 
 
-class TableInfo(BaseModel):
+class PublicTable(BaseModel):
+    """The public table (also ``GET /api/tables/{table}``): no token, no hidden card."""
+
+    model_config = ConfigDict(extra="forbid")
     table: str
-    status: Literal["waiting", "playing", "round_over", "match_over"]
+    status: TableStatus
     settings: dict[str, Any]
     seats: list[SeatInfo]
     spectators: int
     turn_deadline: float | None = Field(description="seconds left for the seat to act, when timed")
 
 
+class You(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int | None = Field(description="the seat this connection holds (null: a spectator)")
+    host: bool = Field(description="whether it holds the host token")
+
+
 class Welcome(_Out):
     type: Literal["welcome"]
-    you: dict[str, Any] = Field(description="{seat: int | null, host: bool}")
+    you: You
     token: str | None = Field(default=None, description="the seat token, sent once when a seat is taken")
-    table: TableInfo
+    table: PublicTable
     static: dict[str, Any] | None = Field(description="the engine's TableInfo: ruleset, seats, names")
     view: dict[str, Any] | None = Field(description="the seat's (or the spectator's) live view")
     events: list[dict[str, Any]] = Field(description="game events missed since last_seq, in order")
@@ -242,7 +325,7 @@ class Update(_Out):
     type: Literal["update"]
     events: list[dict[str, Any]] = Field(description="new game events this client may see")
     view: dict[str, Any] | None
-    table: TableInfo | None = Field(default=None, description="when the table's seats or status changed")
+    table: PublicTable | None = Field(default=None, description="when the table's seats or status changed")
     static: dict[str, Any] | None = Field(
         default=None, description="the engine's TableInfo, when a match starts"
     )
@@ -258,10 +341,12 @@ class Presence(_Out):
     """Who is connected changed (a player or a spectator came or went): no command was accepted."""
 
     type: Literal["presence"]
-    table: TableInfo
+    table: PublicTable
 
 
 class ChatOut(_Out):
+    """A chat line as stored (runs of spaces folded, ends trimmed); ``seq`` is the entry's."""
+
     type: Literal["chat"]
     seat: int | None
     name: str
@@ -288,13 +373,13 @@ class Pong(_Out):
 
 class Reconnect(_Out):
     type: Literal["reconnect"]
-    reason: str
+    reason: ReconnectReason
+    message: str = Field(description="the reason in words, for people (clients read reason)")
 
 
-ServerMessage = Annotated[
-    Welcome | TokenOut | Update | Presence | ChatOut | ErrorOut | Pong | Reconnect,
-    Field(discriminator="type"),
-]
+ServerMsg: TypeAlias = Welcome | TokenOut | Update | Presence | ChatOut | ErrorOut | Pong | Reconnect
+"""Any server message."""
+ServerMessage = Annotated[ServerMsg, Field(discriminator="type")]
 
 
 def client_schema() -> dict[str, Any]:
@@ -305,6 +390,39 @@ def server_schema() -> dict[str, Any]:
     return TypeAdapter(ServerMessage).json_schema()
 
 
+def codes_schema() -> dict[str, Any]:
+    """The close codes (``CloseCode``), reconnect reasons and error codes, as JSON Schema ``const``
+    values (the close codes are no message field, so they are listed here)."""
+    return {
+        "CloseCode": {
+            "description": CloseCode.__doc__,
+            "oneOf": [{"const": int(c), "title": c.name, "description": _doc(c)} for c in CloseCode],
+        },
+        "ReconnectReason": {
+            "description": ReconnectReason.__doc__,
+            "enum": [r.value for r in ReconnectReason],
+        },
+        "ErrorCode": {"description": ErrorCode.__doc__, "enum": [c.value for c in ErrorCode]},
+    }
+
+
+_CLOSE_DOCS = {
+    CloseCode.NORMAL: "a refused or missing hello, or the client's own close",
+    CloseCode.RESTART: "the server restarts: reconnect",
+    CloseCode.TAKEN_OVER: "another connection took the seat over: do not reconnect by yourself",
+    CloseCode.NO_TABLE: "there is no such table",
+}
+
+
+def _doc(code: CloseCode) -> str:
+    return _CLOSE_DOCS[code]
+
+
+def full_schema() -> dict[str, Any]:
+    """What docs/protocol.schema.json holds: both directions and the codes."""
+    return {"client": client_schema(), "server": server_schema(), "codes": codes_schema()}
+
+
 if __name__ == "__main__":  # pragma: no cover - the docs' generator
-    json.dump({"client": client_schema(), "server": server_schema()}, sys.stdout, indent=2)
+    json.dump(full_schema(), sys.stdout, indent=2)
     sys.stdout.write("\n")

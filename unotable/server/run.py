@@ -47,11 +47,24 @@ class _JsonLogs(logging.Formatter):
 
 
 class _Server(uvicorn.Server):
-    """uvicorn, telling every client to reconnect before it closes the sockets on SIGTERM or SIGINT."""
+    """uvicorn, printing its address once the port accepts connections (the lifespan has started),
+    and telling every client to reconnect before it closes the sockets on SIGTERM or SIGINT."""
 
-    def __init__(self, config: uvicorn.Config, app: Any) -> None:
+    def __init__(self, config: uvicorn.Config, app: Any, url: str) -> None:
         super().__init__(config)
         self.app_state = app.state
+        self.url = url
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if not self.started:  # the lifespan failed (uvicorn says why)
+            return
+        url = self.url
+        print(
+            f"unotable is serving at {url}  (create a table: POST {url}/api/tables; "
+            f"play from a terminal: unotable join {url}/t/TABLE)",
+            flush=True,
+        )
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         import asyncio
@@ -104,15 +117,10 @@ def serve(
         lease_ttl=lease_ttl,
     )
     app = create_app(settings)
-    print(
-        f"unotable is serving at {url}  (create a table: POST {url}/api/tables; "
-        f"play from a terminal: unotable join {url}/t/TABLE)",
-        flush=True,
-    )
     config = uvicorn.Config(
         app, log_level="warning", lifespan="on", ws="websockets-sansio", timeout_graceful_shutdown=5
     )
-    server = _Server(config, app)
+    server = _Server(config, app, url)
     server.run(sockets=[sock])
     return 0
 

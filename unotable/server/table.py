@@ -1,21 +1,27 @@
 """The table actor: one online table's state, its commands, its timers and its bots.
 
-The actor knows nothing of sockets or SQL. The app gives it client messages (:meth:`Table.decide`)
-and timer firings (:meth:`Table.due`); each accepted command becomes a *log entry*, a small JSON
-dict holding everything needed to apply it again (tokens are hashed first, seeds drawn first).
-The app persists the entry, then applies it (:meth:`Table.apply`) and sends every connection its
-own update (:meth:`Table.update_for`): the engine's view and the events its seat may see
-(``Game.view``, ``Game.events_since``), never rebuilt here. Rebuilding a table after a crash is
-replaying its entries through :meth:`Table.apply`, so a table ends up exactly where it was.
+The actor knows nothing of sockets or SQL. The hub (:mod:`unotable.server.hub`) gives it client
+messages (:meth:`TableActor.decide`) and timer firings (:meth:`TableActor.due`); each accepted
+command becomes a *log entry* (:mod:`unotable.server.entries`: a frozen value holding everything
+needed to apply it again; tokens are hashed first, seeds drawn first). The hub persists the entry,
+then applies it (:meth:`TableActor.apply`) and the outbox (:mod:`unotable.server.outbox`) sends
+every connection its own update from :meth:`TableActor.view_for` and :meth:`TableActor.events_for`:
+the engine's view and the events its seat may see (``Game.view``, ``Game.events_since``), never
+rebuilt here. Rebuilding a table after a crash is replaying its entries through
+:meth:`TableActor.apply`, so a table ends up exactly where it was.
 
 The lifecycle: ``waiting`` (players sit down, the host adds and removes bots, changes the
 settings, removes a player, starts with at least two seats filled) -> ``playing`` -> ``round_over``
 (the next round is dealt when the host says so, or after a pause) -> ``match_over`` (a rematch
 keeps the seats). Bots act after a short pause (``bot_pause``), out of turn too, in the arbiter's
-order (:func:`unotable.arbiter.offer_order`), and catch a person only after that pause. With a
+order (:func:`unotable.arbiter.seats_to_ask`), and catch a person only after that pause. With a
 turn timer, a seat whose time runs out gets the engine's :meth:`~unotable.game.Game.default_action`;
 a seat that times out twice in a row, or stays disconnected past ``grace`` seconds, is played by a
 bot of the host's level until its player acts again (``autopilot``).
+
+>>> actor = TableActor("t" * 16, new_table_doc(TableSettings(seats=2), "host-token", {1: "random"}))
+>>> actor.status.value, [s.kind.value for s in actor.seats]
+('waiting', ['empty', 'bot'])
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unotable.actions import Action, parse_action
-from unotable.arbiter import derive_seed, offer_order
+from unotable.arbiter import derive_seed, seats_to_ask
 from unotable.bots import Bot, make_bot
 from unotable.bots.registry import BOT_NAMES, canonical
 from unotable.errors import UnoError
@@ -35,11 +41,46 @@ from unotable.events import Event
 from unotable.game import ALL, Game
 from unotable.record import Record
 from unotable.rules import PRESET_NAMES, Ruleset
+from unotable.server.entries import (
+    Acted,
+    ActedBy,
+    AutopilotSet,
+    BotAdded,
+    BotRemoved,
+    Chatted,
+    Dealt,
+    Entry,
+    Left,
+    Rematched,
+    Seated,
+    SettingsChanged,
+    Started,
+)
 from unotable.server.ids import matches, new_token, token_hash
-from unotable.server.protocol import HOST_TYPES, ErrorCode, ProtocolError
+from unotable.server.protocol import (
+    HOST_TYPES,
+    Act,
+    Chat,
+    ClientMsg,
+    ErrorCode,
+    Hello,
+    HostBot,
+    HostKick,
+    HostSettings,
+    HostStart,
+    Leave,
+    Ping,
+    ProtocolError,
+    PublicTable,
+    SeatInfo,
+    SeatKind,
+    Sit,
+    TableStatus,
+)
 from unotable.state import Phase
+from unotable.views import TableInfo
 
-__all__ = ["Decision", "Role", "Seat", "Settings", "Table", "new_table_doc"]
+__all__ = ["Decision", "Role", "Seat", "TableActor", "TableSettings", "new_table_doc"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +93,7 @@ class Role:
 
 @dataclass(slots=True)
 class Seat:
-    kind: str = "empty"  # empty | human | bot
+    kind: SeatKind = SeatKind.EMPTY
     name: str | None = None
     level: str | None = None
     token_hash: str | None = None
@@ -61,15 +102,20 @@ class Seat:
     connections: int = 0
     away_since: float | None = None
 
-    def info(self, seat: int) -> dict[str, Any]:
-        return {
-            "seat": seat,
-            "kind": self.kind,
-            "name": self.name,
-            "level": self.level,
-            "connected": self.kind == "bot" or self.connections > 0,
-            "autopilot": self.autopilot,
-        }
+    def info(self, seat: int) -> SeatInfo:
+        return SeatInfo.model_construct(
+            seat=seat,
+            kind=self.kind,
+            name=self.name,
+            level=self.level,
+            connected=self.kind is SeatKind.BOT or self.connections > 0,
+            autopilot=self.autopilot,
+        )
+
+    def public(self) -> tuple[Any, ...]:
+        """What :meth:`info` shows, as a cheap value to compare (a change is told to everyone)."""
+        return (self.kind, self.name, self.level, self.kind is SeatKind.BOT or self.connections > 0,
+                self.autopilot)
 
 
 TIMING_LIMITS = {"turn_seconds": 600.0, "bot_pause": 3600.0, "round_pause": 86400.0}
@@ -77,7 +123,9 @@ TIMING_LIMITS = {"turn_seconds": 600.0, "bot_pause": 3600.0, "round_pause": 8640
 
 
 @dataclass(slots=True)
-class Settings:
+class TableSettings:
+    """A table's settings: the rule set (a preset and options), seats, bots and timings."""
+
     preset: str = "official"
     options: dict[str, Any] = field(default_factory=dict)
     seats: int = 4
@@ -105,7 +153,7 @@ class Settings:
         }
 
     @classmethod
-    def from_dict(cls, doc: dict[str, Any]) -> Settings:
+    def from_dict(cls, doc: dict[str, Any]) -> TableSettings:
         return cls(**doc)
 
     def check(self) -> None:
@@ -132,7 +180,9 @@ class Settings:
             raise ProtocolError(ErrorCode.INVALID, str(exc)) from None
 
 
-def new_table_doc(settings: Settings, host_token: str, bots: dict[int, str] | None = None) -> dict[str, Any]:
+def new_table_doc(
+    settings: TableSettings, host_token: str, bots: dict[int, str] | None = None
+) -> dict[str, Any]:
     """The document a table starts from: its settings, the hash of its host token, and the bots
     seated from the start (seat -> level)."""
     settings.check()
@@ -148,33 +198,43 @@ def new_table_doc(settings: Settings, host_token: str, bots: dict[int, str] | No
 
 
 def _plain_text(text: str, what: str) -> str:
-    """``text`` with its runs of white space folded, or ``invalid`` when it holds a control
-    character or a lone surrogate (neither store keeps U+0000; nobody needs the others)."""
-    folded = " ".join(text.split())
-    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or 0xD800 <= ord(ch) < 0xE000 for ch in folded):
-        raise ProtocolError(ErrorCode.INVALID, f"{what} holds a control character")
-    return folded
+    """``text`` with its runs of spaces folded into one and its ends trimmed, or ``invalid`` when
+    it holds a control character (C0, DEL, C1: tab, LF, CR and NEL among them), a line or paragraph
+    separator (U+2028, U+2029) or a lone surrogate: a name or a chat line is one line of text.
+
+    >>> _plain_text("  Ann   Bo ", "a name")
+    'Ann Bo'
+    >>> _plain_text("Ann\\nBo", "a name")
+    Traceback (most recent call last):
+    ...
+    unotable.server.protocol.ProtocolError: invalid: a name holds a control character (U+000A)
+    """
+    for ch in text:
+        code = ord(ch)
+        if code < 32 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000 or code in (0x2028, 0x2029):
+            raise ProtocolError(ErrorCode.INVALID, f"{what} holds a control character (U+{code:04X})")
+    return " ".join(text.split())
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
     """An accepted command: the entry to persist and apply, and a token for the sender alone."""
 
-    entry: dict[str, Any]
+    entry: Entry
     token: str | None = None
 
 
-class Table:
+class TableActor:
     """One table: seats, settings, the game in play and its bots."""
 
     def __init__(self, table_id: str, doc: dict[str, Any]) -> None:
         self.table_id = table_id
-        self.settings = Settings.from_dict(dict(doc["settings"]))
+        self.settings = TableSettings.from_dict(dict(doc["settings"]))
         self.host_hash: str = doc["host_hash"]
         self.seats = [Seat() for _ in range(self.settings.seats)]
         for seat, level in doc.get("bots", {}).items():
-            self.seats[int(seat)] = Seat("bot", f"Bot {seat}", level)
-        self.status = "waiting"
+            self.seats[int(seat)] = Seat(SeatKind.BOT, f"Bot {seat}", level)
+        self.status = TableStatus.WAITING
         self.seq = 0
         self.game: Game | None = None
         self.games = 0
@@ -190,6 +250,7 @@ class Table:
         self.round_ended_at = 0.0
         self.finished = False
         self._proposal: tuple[int, tuple[int, Action] | None] = (-1, None)
+        self._static: tuple[int, TableInfo | None] = (-1, None)  # (seq, the engine's TableInfo)
 
     # -- what the clients see --------------------------------------------------------------------
 
@@ -199,19 +260,24 @@ class Table:
             return max(0.0, self.turn_started + self.settings.turn_seconds - now)
         return None
 
-    def info(self, now: float) -> dict[str, Any]:
-        deadline = self.deadline(now)
-        return {
-            "table": self.table_id,
-            "status": self.status,
-            "settings": self.settings.to_dict(),
-            "seats": [s.info(i) for i, s in enumerate(self.seats)],
-            "spectators": self.spectators,
-            "turn_deadline": deadline,
-        }
+    def info(self, now: float) -> PublicTable:
+        """The public table (no token, no hidden card)."""
+        return PublicTable.model_construct(
+            table=self.table_id,
+            status=self.status,
+            settings=self.settings.to_dict(),
+            seats=[s.info(i) for i, s in enumerate(self.seats)],
+            spectators=self.spectators,
+            turn_deadline=self.deadline(now),
+        )
+
+    def public(self) -> tuple[Any, ...]:
+        """The status and every seat as :meth:`info` shows them, as a cheap value to compare."""
+        return (self.status, tuple(s.public() for s in self.seats))
 
     def names(self) -> list[str]:
-        return [s.name or (f"Bot {i}" if s.kind == "bot" else f"Seat {i}") for i, s in enumerate(self.seats)]
+        bot = SeatKind.BOT
+        return [s.name or (f"Bot {i}" if s.kind is bot else f"Seat {i}") for i, s in enumerate(self.seats)]
 
     def game_seq(self, table_seq: int) -> tuple[int, int] | None:
         """The (game number, game event seq) right after table command ``table_seq``."""
@@ -219,17 +285,25 @@ class Table:
             return self._game_seq_at[table_seq]
         return None
 
+    def _table_info(self, game: Game) -> TableInfo:
+        """The engine's static part of the views (ruleset, seats, names), made once per table seq."""
+        seq, info = self._static
+        if seq != self.seq or info is None:
+            info = game.table_info(self.names())
+            self._static = (self.seq, info)
+        return info
+
     def view_for(self, role: Role) -> dict[str, Any] | None:
         game = self.game
         if game is None:
             return None
-        table = game.table_info(self.names())
+        table = self._table_info(game)
         if role.seat is None:
             return game.spectator_view(table).to_dict()
         return game.view(role.seat, table).to_dict()
 
     def static(self) -> dict[str, Any] | None:
-        return None if self.game is None else self.game.table_info(self.names()).to_dict()
+        return None if self.game is None else self._table_info(self.game).to_dict()
 
     def events_for(self, role: Role, since: int) -> list[dict[str, Any]]:
         if self.game is None:
@@ -240,7 +314,7 @@ class Table:
         """A finished match's record with its seed (the seed is secret until the match is over):
         match ``n`` (1 for the table's first), or by default the latest finished one (the match
         before a rematch while the new one is played). None when there is no such finished match."""
-        over = self.game is not None and self.status == "match_over"
+        over = self.game is not None and self.status is TableStatus.MATCH_OVER
         finished = len(self.past) + (1 if over else 0)
         n = finished if match is None else match
         if not 1 <= n <= finished:
@@ -252,7 +326,7 @@ class Table:
 
     # -- deciding: a client message becomes a log entry, or a ProtocolError ------------------------
 
-    def decide(self, role: Role, msg: Any, now: float) -> Decision | None:
+    def decide(self, role: Role, msg: ClientMsg, now: float) -> Decision | None:
         """The entry a client message makes, or None when it changes nothing (a ping).
 
         Raises :class:`ProtocolError` with the code the client is told; nothing changes then.
@@ -260,113 +334,101 @@ class Table:
         kind = msg.type
         if kind in HOST_TYPES and not role.host:
             raise ProtocolError(ErrorCode.FORBIDDEN, f"{kind} is the host's command")
-        if kind == "ping" or kind == "hello":
+        if isinstance(msg, Ping | Hello):
             return None
-        if kind == "sit":
+        if isinstance(msg, Sit):
             if role.seat is not None:  # one seat per connection (it would hold two, one unwatched)
                 raise ProtocolError(ErrorCode.FORBIDDEN, f"you hold seat {role.seat}: leave it first")
             return self._decide_sit(msg.seat, msg.name)
-        if kind == "leave":
+        if isinstance(msg, Leave):
             if role.seat is None:
                 raise ProtocolError(ErrorCode.FORBIDDEN, "a spectator holds no seat to leave")
-            return Decision({"k": "leave", "seat": role.seat})
-        if kind == "chat":
+            return Decision(Left(role.seat))
+        if isinstance(msg, Chat):
             if role.seat is None and not role.host:
                 raise ProtocolError(ErrorCode.FORBIDDEN, "spectators cannot chat")
             text = _plain_text(msg.text, "a chat line")
             if not text:
                 raise ProtocolError(ErrorCode.INVALID, "an empty chat line")
             name = self.names()[role.seat] if role.seat is not None else "host"
-            return Decision({"k": "chat", "seat": role.seat, "name": name, "text": text})
-        if kind == "act":
+            return Decision(Chatted(role.seat, name, text))
+        if isinstance(msg, Act):
             return self._decide_act(role, msg.action, msg.seq)
         return self._decide_host(msg)
 
     def _decide_sit(self, seat: int, name: str) -> Decision:
-        if self.status != "waiting":
+        if self.status is not TableStatus.WAITING:
             raise ProtocolError(ErrorCode.FORBIDDEN, "seats are taken in the waiting room; you are watching")
-        if seat >= len(self.seats):
-            raise ProtocolError(
-                ErrorCode.INVALID, f"there is no seat {seat}: this table has {len(self.seats)}"
-            )
-        if self.seats[seat].kind != "empty":
+        self._seat(seat)
+        if self.seats[seat].kind is not SeatKind.EMPTY:
             raise ProtocolError(ErrorCode.FORBIDDEN, f"seat {seat} is taken")
         clean = _plain_text(name, "a name")
         if not clean:
             raise ProtocolError(ErrorCode.INVALID, "a name needs a letter")
         token = new_token()
-        return Decision({"k": "sit", "seat": seat, "name": clean, "token_hash": token_hash(token)}, token)
+        return Decision(Seated(seat, clean, token_hash(token)), token)
 
     def _decide_act(self, role: Role, text: str, seq: int | None) -> Decision:
         if role.seat is None:
             raise ProtocolError(ErrorCode.FORBIDDEN, "spectators cannot act")
-        if self.game is None or self.status != "playing":
+        if self.game is None or self.status is not TableStatus.PLAYING:
             raise ProtocolError(ErrorCode.ILLEGAL, f"no round is in play (the table is {self.status})")
         if seq is not None and seq != self.seq:
             raise ProtocolError(ErrorCode.STALE, f"the table is at {self.seq}, not {seq}")
         try:
             action = self.game.check(text, role.seat)
         except UnoError as exc:
-            code = {"not_your_turn": ErrorCode.NOT_YOUR_TURN, "illegal": ErrorCode.ILLEGAL}.get(
-                exc.code, ErrorCode.INVALID
-            )
-            raise ProtocolError(code, str(exc)) from None
-        return Decision({"k": "act", "seat": role.seat, "a": str(action), "by": "player"})
+            raise ProtocolError(ErrorCode.of_engine(exc.code), str(exc)) from None
+        return Decision(Acted(role.seat, str(action), ActedBy.PLAYER))
 
-    def _decide_host(self, msg: Any) -> Decision:
-        kind = msg.type
-        if kind == "start":
-            if self.status != "waiting":
-                raise ProtocolError(ErrorCode.ILLEGAL, f"the table is {self.status}, not waiting")
-            filled = [i for i, s in enumerate(self.seats) if s.kind != "empty"]
-            if len(filled) < 2:
-                raise ProtocolError(ErrorCode.ILLEGAL, "at least two seats must be filled to start")
-            return Decision({"k": "start", "seed": secrets.randbits(63)})
-        if kind == "next_round":
-            if self.status != "round_over":
-                raise ProtocolError(ErrorCode.ILLEGAL, f"the table is {self.status}: no round to deal")
-            return Decision({"k": "deal"})
-        if kind == "rematch":
-            if self.status != "match_over":
+    def _decide_host(self, msg: HostStart | HostBot | HostKick | HostSettings) -> Decision:
+        if isinstance(msg, HostStart):
+            if msg.type == "start":
+                if self.status is not TableStatus.WAITING:
+                    raise ProtocolError(ErrorCode.ILLEGAL, f"the table is {self.status}, not waiting")
+                filled = [i for i, s in enumerate(self.seats) if s.kind is not SeatKind.EMPTY]
+                if len(filled) < 2:
+                    raise ProtocolError(ErrorCode.ILLEGAL, "at least two seats must be filled to start")
+                return Decision(Started(secrets.randbits(63)))
+            if msg.type == "next_round":
+                if self.status is not TableStatus.ROUND_OVER:
+                    raise ProtocolError(ErrorCode.ILLEGAL, f"the table is {self.status}: no round to deal")
+                return Decision(Dealt())
+            if self.status is not TableStatus.MATCH_OVER:
                 raise ProtocolError(ErrorCode.ILLEGAL, "a rematch follows a finished match")
-            return Decision({"k": "rematch", "seed": secrets.randbits(63)})
-        if (
-            kind in ("add_bot", "remove_bot", "kick", "settings")
-            and self.status != "waiting"
-            and kind != "kick"
-        ):
-            raise ProtocolError(ErrorCode.ILLEGAL, f"{kind} belongs to the waiting room")
-        if kind == "add_bot":
+            return Decision(Rematched(secrets.randbits(63)))
+        if isinstance(msg, HostKick):
+            if self._seat(msg.seat).kind is not SeatKind.HUMAN:
+                raise ProtocolError(ErrorCode.ILLEGAL, f"seat {msg.seat} holds no player")
+            return Decision(Left(msg.seat))
+        if self.status is not TableStatus.WAITING:
+            raise ProtocolError(ErrorCode.ILLEGAL, f"{msg.type} belongs to the waiting room")
+        if isinstance(msg, HostBot):
             seat = self._seat(msg.seat)
-            if seat.kind != "empty":
-                raise ProtocolError(ErrorCode.ILLEGAL, f"seat {msg.seat} is taken")
+            if msg.type == "remove_bot":
+                if seat.kind is not SeatKind.BOT:
+                    raise ProtocolError(ErrorCode.ILLEGAL, f"seat {msg.seat} holds no bot")
+                return Decision(BotRemoved(msg.seat))
+            if seat.kind is not SeatKind.EMPTY:  # the condition sit refuses, with sit's code
+                raise ProtocolError(ErrorCode.FORBIDDEN, f"seat {msg.seat} is taken")
             level = canonical(msg.level or self.settings.bot_level)
             if level not in BOT_NAMES:
                 raise ProtocolError(
                     ErrorCode.INVALID, f"unknown bot level {msg.level!r}; levels: {', '.join(BOT_NAMES)}"
                 )
-            return Decision({"k": "add_bot", "seat": msg.seat, "level": level})
-        if kind == "remove_bot":
-            if self._seat(msg.seat).kind != "bot":
-                raise ProtocolError(ErrorCode.ILLEGAL, f"seat {msg.seat} holds no bot")
-            return Decision({"k": "remove_bot", "seat": msg.seat})
-        if kind == "kick":
-            if self._seat(msg.seat).kind != "human":
-                raise ProtocolError(ErrorCode.ILLEGAL, f"seat {msg.seat} holds no player")
-            return Decision({"k": "leave", "seat": msg.seat})
-        # settings
+            return Decision(BotAdded(msg.seat, level))
         changes = {k: v for k, v in msg.model_dump().items() if k != "type" and v is not None}
-        trial = Settings.from_dict({**self.settings.to_dict(), **changes})
+        trial = TableSettings.from_dict({**self.settings.to_dict(), **changes})
         try:
             trial.check()
         except ValueError as exc:
             raise ProtocolError(ErrorCode.INVALID, str(exc)) from None
-        taken = [i for i, s in enumerate(self.seats) if s.kind != "empty" and i >= trial.seats]
+        taken = [i for i, s in enumerate(self.seats) if s.kind is not SeatKind.EMPTY and i >= trial.seats]
         if taken:
             raise ProtocolError(
                 ErrorCode.ILLEGAL, f"seats {taken} are taken: free them before shrinking the table"
             )
-        return Decision({"k": "settings", "settings": trial.to_dict()})
+        return Decision(SettingsChanged(trial.to_dict()))
 
     def _seat(self, seat: int) -> Seat:
         if seat >= len(self.seats):
@@ -379,7 +441,7 @@ class Table:
         """The seat whose token this is (constant-time comparisons), or None."""
         found = None
         for i, s in enumerate(self.seats):
-            if s.kind == "human" and matches(token, s.token_hash):
+            if s.kind is SeatKind.HUMAN and matches(token, s.token_hash):
                 found = i
         return found
 
@@ -388,59 +450,57 @@ class Table:
 
     # -- applying: the one way the table changes (live and on replay) ------------------------------
 
-    def apply(self, entry: dict[str, Any], now: float) -> list[Event]:
+    def apply(self, entry: Entry, now: float) -> list[Event]:
         """Apply a log entry (already decided, or read back from the store); the game's new events."""
-        kind = entry["k"]
         events: list[Event] = []
         self.seq += 1
         self.changed_at = now
-        if kind == "sit":
+        if isinstance(entry, Seated):
             # the connection that sat down is already counted on the seat (connections are not logged)
-            here = self.seats[entry["seat"]].connections
-            self.seats[entry["seat"]] = Seat("human", entry["name"], None, entry["token_hash"],
-                                             connections=here)
-        elif kind == "add_bot":
-            self.seats[entry["seat"]] = Seat("bot", f"Bot {entry['seat']}", entry["level"])
-        elif kind == "remove_bot":
-            self.seats[entry["seat"]] = Seat()
-        elif kind == "leave":
-            seat = self.seats[entry["seat"]]
-            if self.status == "waiting":
-                self.seats[entry["seat"]] = Seat()
+            here = self.seats[entry.seat].connections
+            self.seats[entry.seat] = Seat(
+                SeatKind.HUMAN, entry.name, None, entry.token_hash, connections=here
+            )
+        elif isinstance(entry, BotAdded):
+            self.seats[entry.seat] = Seat(SeatKind.BOT, f"Bot {entry.seat}", entry.level)
+        elif isinstance(entry, BotRemoved):
+            self.seats[entry.seat] = Seat()
+        elif isinstance(entry, Left):
+            seat = self.seats[entry.seat]
+            if self.status is TableStatus.WAITING:
+                self.seats[entry.seat] = Seat()
             else:  # in play a bot takes the seat over, for good
                 seat.kind, seat.token_hash, seat.level, seat.autopilot = (
-                    "bot",
+                    SeatKind.BOT,
                     None,
                     self.settings.bot_level,
                     False,
                 )
-        elif kind == "settings":
-            self.settings = Settings.from_dict(dict(entry["settings"]))
+        elif isinstance(entry, SettingsChanged):
+            self.settings = TableSettings.from_dict(dict(entry.settings))
             self.seats = (self.seats + [Seat() for _ in range(self.settings.seats)])[: self.settings.seats]
-        elif kind == "chat":
+        elif isinstance(entry, Chatted):
             pass
-        elif kind in ("start", "rematch"):
-            if kind == "rematch" and self.game is not None:
+        elif isinstance(entry, Started | Rematched):
+            if isinstance(entry, Rematched) and self.game is not None:
                 self.past.append(Record.from_game(self.game, names=self.names()))
-            events = self._start_game(entry["seed"], now)
-        elif kind == "deal":
+            events = self._start_game(entry.seed, now)
+        elif isinstance(entry, Dealt):
             assert self.game is not None
             events = self.game.next_round()
-            self.status = "playing"
-        elif kind == "act":
+            self.status = TableStatus.PLAYING
+        elif isinstance(entry, Acted):
             events = self._apply_act(entry)
-        elif kind == "autopilot":
-            self.seats[entry["seat"]].autopilot = entry["on"]
-            self.seats[entry["seat"]].timeouts = 0
-        else:  # pragma: no cover - entries come from decide() and due()
-            raise ValueError(f"unknown table entry {entry!r}")
+        else:
+            self.seats[entry.seat].autopilot = entry.on
+            self.seats[entry.seat].timeouts = 0
         self._after(now)
         return events
 
     def _start_game(self, seed: int, now: float) -> list[Event]:
         for i, s in enumerate(self.seats):  # bots fill the empty seats (seats keep their numbers)
-            if s.kind == "empty":
-                self.seats[i] = Seat("bot", f"Bot {i}", self.settings.bot_level)
+            if s.kind is SeatKind.EMPTY:
+                self.seats[i] = Seat(SeatKind.BOT, f"Bot {i}", self.settings.bot_level)
         rules = self.settings.ruleset()
         self.game = Game.new(len(self.seats), rules, seed)
         self.games += 1
@@ -448,42 +508,41 @@ class Table:
         self.bot_rngs = {}
         bot_seed = derive_seed(seed, "bots")
         for i, s in enumerate(self.seats):
-            self.bots[i] = make_bot(s.level if s.kind == "bot" and s.level else self.settings.bot_level)
+            level = s.level if s.kind is SeatKind.BOT and s.level else self.settings.bot_level
+            self.bots[i] = make_bot(level)
             self.bot_rngs[i] = random.Random(derive_seed(bot_seed, i))
             s.timeouts = 0
         self._fed = 0
-        self.status = "playing"
+        self.status = TableStatus.PLAYING
         self.finished = False
         self._feed()
         return self.game.events_since(0)
 
-    def _apply_act(self, entry: dict[str, Any]) -> list[Event]:
+    def _apply_act(self, entry: Acted) -> list[Event]:
         assert self.game is not None
-        seat = entry["seat"]
-        s = self.seats[seat]
-        by = entry.get("by", "player")
-        if by == "timeout":
+        s = self.seats[entry.seat]
+        if entry.by is ActedBy.TIMEOUT:
             s.timeouts += 1
             if s.timeouts >= 2:
                 s.autopilot = True
-        elif by == "player":
+        elif entry.by is ActedBy.PLAYER:
             s.timeouts = 0
             s.autopilot = False
-        return self.game.play(parse_action(entry["a"]), seat)
+        return self.game.play(parse_action(entry.action), entry.seat)
 
     def _after(self, now: float) -> None:
         game = self.game
         if game is not None:
             self._feed()
             if game.phase is Phase.MATCH_OVER:
-                if self.status != "match_over":
+                if self.status is not TableStatus.MATCH_OVER:
                     self.round_ended_at = now
-                self.status = "match_over"
+                self.status = TableStatus.MATCH_OVER
                 self.finished = True
             elif game.phase is Phase.ROUND_OVER:
-                if self.status != "round_over":
+                if self.status is not TableStatus.ROUND_OVER:
                     self.round_ended_at = now
-                self.status = "round_over"
+                self.status = TableStatus.ROUND_OVER
             key = (game.action_count, game.active_seat)
             if key != self._turn_key:
                 self._turn_key = key
@@ -497,6 +556,8 @@ class Table:
             return
         new_all = game.events_since(self._fed, ALL)
         self._fed = game.last_seq
+        if not new_all:
+            return
         for seat, bot in self.bots.items():
             observe = getattr(bot, "observe", None)
             if observe is not None:
@@ -508,28 +569,37 @@ class Table:
 
     def controlled(self) -> set[int]:
         """The seats a bot plays now: bot seats, and players' seats on autopilot."""
-        return {i for i, s in enumerate(self.seats) if s.kind == "bot" or (s.kind == "human" and s.autopilot)}
+        return {
+            i
+            for i, s in enumerate(self.seats)
+            if s.kind is SeatKind.BOT or (s.kind is SeatKind.HUMAN and s.autopilot)
+        }
 
     def _timed_seat(self) -> int | None:
         game = self.game
-        if game is None or self.status != "playing" or game.phase >= Phase.ROUND_OVER:
+        if game is None or self.status is not TableStatus.PLAYING or game.phase >= Phase.ROUND_OVER:
             return None
         active = game.active_seat
         s = self.seats[active]
-        return active if s.kind == "human" and not s.autopilot else None
+        return active if s.kind is SeatKind.HUMAN and not s.autopilot else None
+
+    def _away(self, s: Seat) -> bool:
+        human = s.kind is SeatKind.HUMAN and not s.autopilot
+        return human and s.connections == 0 and s.away_since is not None
 
     def next_due(self) -> float | None:
         """When :meth:`due` may next have something to do (None: nothing is scheduled)."""
         times: list[float] = []
-        if self.status == "playing" and self._bot_may_act():
+        if self.status is TableStatus.PLAYING and self._bot_may_act():
             times.append(self.changed_at + self.settings.bot_pause)
         if self.settings.turn_seconds and self._timed_seat() is not None:
             times.append(self.turn_started + self.settings.turn_seconds)
-        if self.status == "round_over" and self._someone_here():
+        if self.status is TableStatus.ROUND_OVER and self._someone_here():
             times.append(self.round_ended_at + self.settings.round_pause)
-        if self.status in ("playing", "round_over"):
+        if self.status in (TableStatus.PLAYING, TableStatus.ROUND_OVER):
             for s in self.seats:
-                if s.kind == "human" and not s.autopilot and s.connections == 0 and s.away_since is not None:
+                if self._away(s):
+                    assert s.away_since is not None
                     times.append(s.away_since + self.settings.grace)
         return min(times) if times else None
 
@@ -538,21 +608,15 @@ class Table:
         game = self.game
         if game is None:
             return None
-        if self.status in ("playing", "round_over"):
+        if self.status in (TableStatus.PLAYING, TableStatus.ROUND_OVER):
             for i, s in enumerate(self.seats):
-                if (
-                    s.kind == "human"
-                    and not s.autopilot
-                    and s.connections == 0
-                    and s.away_since is not None
-                    and now >= s.away_since + self.settings.grace
-                ):
-                    return Decision({"k": "autopilot", "seat": i, "on": True})
-        if self.status == "round_over":
+                if self._away(s) and s.away_since is not None and now >= s.away_since + self.settings.grace:
+                    return Decision(AutopilotSet(i, True))
+        if self.status is TableStatus.ROUND_OVER:
             if self._someone_here() and now >= self.round_ended_at + self.settings.round_pause:
-                return Decision({"k": "deal"})
+                return Decision(Dealt())
             return None
-        if self.status != "playing":
+        if self.status is not TableStatus.PLAYING:
             return None
         timed = self._timed_seat()
         if (
@@ -562,12 +626,12 @@ class Table:
         ):
             action = game.default_action(timed)
             if action is not None:
-                return Decision({"k": "act", "seat": timed, "a": str(action), "by": "timeout"})
+                return Decision(Acted(timed, str(action), ActedBy.TIMEOUT))
         if now >= self.changed_at + self.settings.bot_pause:
             proposal = self._bot_proposal()
             if proposal is not None:
                 seat, action = proposal
-                return Decision({"k": "act", "seat": seat, "a": str(action), "by": "bot"})
+                return Decision(Acted(seat, str(action), ActedBy.BOT))
         return None
 
     def _bot_may_act(self) -> bool:
@@ -580,7 +644,7 @@ class Table:
         return any(game.legal_actions_for(s) for s in self.controlled())
 
     def _someone_here(self) -> bool:
-        return any(s.kind == "human" and s.connections > 0 for s in self.seats)
+        return any(s.kind is SeatKind.HUMAN and s.connections > 0 for s in self.seats)
 
     def _bot_proposal(self) -> tuple[int, Action] | None:
         """What a bot-played seat does now, in the arbiter's order: out of turn first, then the turn
@@ -596,16 +660,13 @@ class Table:
         controlled = self.controlled()
         if not controlled:
             return None
-        for seat in [*offer_order(game), game.active_seat]:
+        active = game.active_seat
+        for seat in seats_to_ask(game):  # the arbiter's order, a pure function of the game
             if seat not in controlled:
                 continue
-            legal = game.legal_actions_for(seat)
-            if not legal:
-                continue
             bot = self.bots[seat]
-            view = game.view(seat)
-            out_of_turn = seat != game.active_seat
-            ask = getattr(bot, "react", None) if out_of_turn else None
+            view = game.view(seat, self._table_info(game))
+            ask = getattr(bot, "react", None) if seat != active else None
             choice = (ask or bot.choose)(view, view.legal, self.bot_rngs[seat])
             if choice is not None:
                 return seat, choice
@@ -632,13 +693,13 @@ class Table:
 
     def back_from_autopilot(self, seat: int | None) -> Decision | None:
         """A player on autopilot who acts again takes the seat back (an entry, logged)."""
-        if seat is None or not self.seats[seat].autopilot or self.seats[seat].kind != "human":
+        if seat is None or not self.seats[seat].autopilot or self.seats[seat].kind is not SeatKind.HUMAN:
             return None
-        return Decision({"k": "autopilot", "seat": seat, "on": False})
+        return Decision(AutopilotSet(seat, False))
 
-    def replay(self, entries: Sequence[dict[str, Any]], now: float) -> None:
+    def replay(self, entries: Sequence[Entry], now: float) -> None:
         for entry in entries:
             self.apply(entry, now)
         for s in self.seats:  # after a restart nobody is connected yet: the grace period starts now
-            if s.kind == "human":
+            if s.kind is SeatKind.HUMAN:
                 s.away_since = now

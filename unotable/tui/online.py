@@ -110,6 +110,8 @@ GIVE_UP = 600.0
 """Seconds without a connection after which the client stops trying."""
 CLOSE_TAKEN_OVER = 4001
 CLOSE_NO_TABLE = 4004
+REASON_TAKEN_OVER = "taken_over"
+"""The protocol's codes (``CloseCode``, ``ReconnectReason`` in docs/protocol.schema.json)."""
 
 HELP = COMMANDS_HELP + """\
   chat TEXT    say something to the table         sit [N]     take a free seat (waiting room)
@@ -695,8 +697,8 @@ class OnlineClient:
                 return False
             self.after_change()
         elif kind == "reconnect":
-            why = clean(str(msg.get("reason", "")))
-            if why.startswith("taken over"):
+            why = clean(str(msg.get("message") or msg.get("reason", "")))
+            if msg.get("reason") == REASON_TAKEN_OVER:  # the code, never the prose
                 self.say(f"The server says: {why}.")
                 return False  # the close (4001) that follows stops this session
             self.say(self.style.dim(f"… the server asks us to reconnect ({why})"))

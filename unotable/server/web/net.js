@@ -5,6 +5,10 @@
 
 const key = (table, what) => `ut:${what}:${table}`;
 
+/** The protocol's close codes and reconnect reasons (docs/protocol.schema.json, "codes"). */
+export const CLOSE = Object.freeze({ TAKEN_OVER: 4001, NO_TABLE: 4004 });
+export const RECONNECT = Object.freeze({ TAKEN_OVER: "taken_over", RESTART: "restart" });
+
 export const store = {
   get(table, what) {
     return localStorage.getItem(key(table, what));
@@ -73,7 +77,7 @@ export class Connection {
         this.setState("open");
       }
       if (msg.type === "token") store.set(this.table, "seat", msg.token);
-      if (msg.type === "reconnect" && /another connection/.test(msg.reason || "")) this.takenOver = true;
+      if (msg.type === "reconnect" && msg.reason === RECONNECT.TAKEN_OVER) this.takenOver = true;
       this.onMessage(msg);
       if (typeof msg.seq === "number" && msg.type !== "error") store.set(this.table, "seq", msg.seq);
     };
@@ -82,12 +86,12 @@ export class Connection {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) return;
-      if (ev.code === 4001 || this.takenOver) {
+      if (ev.code === CLOSE.TAKEN_OVER || this.takenOver) {
         this.takenOver = false;
         this.setState("taken_over");
         return;
       }
-      if (ev.code === 4004) {
+      if (ev.code === CLOSE.NO_TABLE) {
         this.setState("gone");
         return;
       }
