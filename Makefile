@@ -1,6 +1,7 @@
 # The one way to set up, run, test, lint and benchmark unotable.
 #
 #   make test        set up .venv if needed, then ruff, mypy --strict and the whole test suite
+#   make check       the fast loop: ruff, mypy --strict and the quick tests (about a minute)
 #   make lint        ruff
 #   make typecheck   mypy --strict (configured in pyproject.toml)
 #   make bench       install the bench extra, then run benchmarks/throughput.py
@@ -22,10 +23,10 @@ STAMP_BENCH := $(VENV)/.stamp-bench
 ARGS ?=
 
 # Paths to lint that exist in this checkout (git keeps no empty folders).
-LINT_PATHS := $(wildcard unotable tests benchmarks)
+LINT_PATHS := $(wildcard unotable tests benchmarks examples)
 
 .DEFAULT_GOAL := test
-.PHONY: venv test lint typecheck bench play serve clean distclean
+.PHONY: venv test check lint typecheck bench play serve clean distclean
 
 # pyvenv.cfg is written afresh whenever the venv is created, so the stamps below, which depend on
 # it, are re-made after every (re)creation. When .venv/bin/python is missing, broken (a dangling
@@ -80,6 +81,18 @@ test: venv
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/mypy
 	$(BIN)/pytest -q
+
+# The quick tests: the engine's and the rules' tests, the bots', every docstring's and page's
+# examples; not the property runs, nor anything that starts a server, a browser, a terminal or a
+# native build (tests/server, tests/web, tests/tui, tests/native, tests/env, the examples).
+QUICK_TESTS := tests/rules tests/bots \
+	$(filter-out tests/test_properties.py tests/test_examples.py,$(wildcard tests/test_*.py)) \
+	unotable README.md docs
+
+check: venv
+	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/mypy
+	$(BIN)/pytest -q -m 'not slow' $(QUICK_TESTS)
 
 bench: $(STAMP_BENCH)
 	$(BIN)/python benchmarks/throughput.py
