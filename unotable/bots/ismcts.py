@@ -19,8 +19,7 @@ bot on about 97% of its non-forced choices, so it is also a model of that oppone
   is kept unless the best beats it by more than ``prior_z`` standard errors of the paired
   differences (``prior_z=0`` turns this off): where the search cannot tell actions apart, the
   heuristic's judgement (dump points first, keep wilds) decides. (``halving=True`` races the
-  candidates by successive halving instead; with paired samples the plain sweep measured
-  stronger.)
+  candidates by successive halving instead.)
 - **Below the root**, ``depth - 1`` more of the seat's own decisions form a tree chosen by UCB1
   with availability counts (``c`` the exploration constant); the default depth 1 leaves the root
   alone.
@@ -39,14 +38,11 @@ last-card wild), or a play that goes out at once. Calls, catches and jump-ins fo
 heuristic (:mod:`unotable.bots.heuristic`), and so does the answer to a Wild Draw Four that may
 be challenged (the heuristic's odds, its rule 6, which read the draws and learn how readily each
 seat bluffs), with one change: the prior chance that a seat plays Wild Draw Fours whatever it
-holds is ``reckless`` (0.05), not the heuristic's 0.2. Careful players (the heuristic's rule 4)
-all but never bluff against a hand of more than four cards, and at 0.2 the odds challenged many
-of those legal plays at the cost of two more cards each (of the 794 answers in 400 rounds of
-4-seat heuristic self-play, the odds challenge 360 legal plays at 0.2 and 120 at 0.05, and let no
-illegal one pass at either: ``benchmarks/challenges.py --reckless``); the verdicts of its own
+holds is ``reckless`` (0.05), not the heuristic's 0.2, since careful players (the heuristic's
+rule 4) all but never bluff against a hand of more than four cards; the verdicts of its own
 challenges still raise a seat's recklessness from round to round of a match.
 ``search_challenge=True`` searches that answer like any other, which the samples' opponent model
-misjudges (with ``beliefs`` it never meets a bluff against a long hand).
+misjudges: its sampled hands never meet a bluff against a long hand.
 
 The budget is deterministic: at most ``iterations`` playouts and at most ``max_steps`` units of
 work per decision (one unit per simulated action, five per determinization), with at least one
@@ -55,19 +51,13 @@ determinization per decision; the same seed therefore gives the same decisions o
 defaults, :data:`DEFAULT_ITERATIONS` and :data:`DEFAULT_MAX_STEPS`, keep a decision under half a
 second on one core of the development machine in every preset (a playout to the end of a house
 or No Mercy round is three or four times longer than a classic one; the work cap bounds them);
-``benchmarks/strength.py --only timing`` measures it. In the arena, budgets from 100 to 7500
-iterations measured the same strength within their intervals (the README's table): the evaluation
-and the opponent model, not the sample count, limit it, and above all the hidden hands: with the
-true other hands in every sample it won 45.0% of the same 400 four-seat rounds against three
-heuristic bots where uniform samples won 30.2% (``benchmarks/hidden_info.py``); the hand model
-won 34.6% of the first 1200 of those rounds, where uniform samples won 31.6%. Judged decision by
-decision from the true hands (``benchmarks/decisions.py``), more samples, full playouts, a tree
-over the next decision and other ``prior_z`` choose no better, and samplers that read the other
-seats' plays choose worse. ``beliefs`` lets the determinizations
+``benchmarks/strength.py --only timing`` measures it. ``beliefs`` lets the determinizations
 believe that seats draw only when stuck (see :class:`~unotable.determinize.Tracker`); it is off
-by default: it measured no stronger, also once the tracker kept every draw's inference (31.4%
-[28.3-34.7] of 800 four-seat rounds against three heuristic bots, 31.1% [28.0-34.4] for the
-earlier code without it, on the same rounds).
+by default.
+
+Why each default is what it is (the budget, the hand model, ``prior_z``, ``horizon``,
+``reckless``, ``beliefs`` off), with the measurements and their commands: docs/bots.md, and the
+dated logs of docs/research/.
 
 >>> import random
 >>> from unotable.game import Game
