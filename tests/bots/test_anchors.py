@@ -1,5 +1,5 @@
-"""benchmarks/anchors.py: our bots against chausner/UnoAI's published MixBot figures, under
-MixBot's rules, through the arena."""
+"""unotable.bots.research.anchors (benchmarks/anchors.py): our bots against chausner/UnoAI's
+published MixBot figures, under MixBot's rules, through the arena."""
 from __future__ import annotations
 
 import json
@@ -8,14 +8,12 @@ import pytest
 
 from unotable.bots.arena import run_arena
 from unotable.bots.mixbot import MIXBOT_RULES
-
-from benchmark_loader import load_benchmark
+from unotable.bots.research import anchors
 
 
 def test_the_anchor_table_runs_the_arenas_rounds_next_to_the_published_figures(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    anchors = load_benchmark("anchors")
     assert anchors.main(["--only", "mixbot", "--seats", "2,6", "--games", "8", "--ismcts-games", "2",
                          "--ismcts", "ismcts:iterations=4", "--json", "--quiet"]) == 0
     doc = json.loads(capsys.readouterr().out)

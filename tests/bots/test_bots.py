@@ -17,11 +17,10 @@ from unotable.bots import BOT_NAMES, make_bot, parse_bot_spec
 from unotable.bots.base import BaseBot, best_uno
 from unotable.bots.heuristic import HeuristicBot, wd4_guilty_chance
 from unotable.bots.ismcts import IsmctsBot, _turn_candidates
+from unotable.bots.research import decisions, hidden_info
 from unotable.cards import ID_COLOR, Card, Color
 from unotable.events import Event
 from unotable.views import PlayerView
-
-from benchmark_loader import load_benchmark
 
 PRESETS = [
     ("official", 4),
@@ -348,7 +347,6 @@ def test_ismcts_draws_one_world_per_sweep_through_its_sampling_hook() -> None:
 def test_the_decision_judge_scores_each_candidate_from_the_true_hands() -> None:
     """benchmarks/decisions.py: going out is judged a sure win, drawing instead a sure loss, and
     a variant's gain is its judged value less the package's choice."""
-    decisions: Any = load_benchmark("decisions")
     game = Game.from_position({"hands": [["R1"], ["R2"], ["G4", "G5"]], "discard": ["R7"],
                                "draw": ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"]})
     candidates = [a for a in game.legal_actions_for(0) if str(a) in ("R1", "draw")]
@@ -375,7 +373,6 @@ def test_the_decision_judge_scores_each_candidate_from_the_true_hands() -> None:
 def test_the_dump_replays_the_package_rule_with_other_prior_thresholds() -> None:
     """benchmarks/decisions.py: the search's statistics (its means, the paired z of each candidate
     against the heuristic's choice) replay the package's rule, and other thresholds, exactly."""
-    decisions: Any = load_benchmark("decisions")
     stats = decisions.search_stats([[1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0]], 1)
     assert stats["prior"] == 1 and stats["means"] == [0.75, 0.25, 0.0]
     assert stats["z"][0] == pytest.approx(0.5 / (math.sqrt(1 / 3) / 2)) and stats["z"][1] == 0.0
@@ -403,7 +400,6 @@ def test_the_dump_replays_the_package_rule_with_other_prior_thresholds() -> None
 def test_a_correction_learned_from_judged_values_is_judged_out_of_sample() -> None:
     """benchmarks/decisions.py ``corrections``: where the judge always values drawing more than
     the search does, the correction learned on one fold draws in the other and gains there."""
-    decisions: Any = load_benchmark("decisions")
     names = decisions.CORRECTION_FEATURES
     short = {"hand": ["W4", "G2", "G3"], "color": 0}
     f = dict(zip(names, decisions.candidate_features(short, "W4:G!"), strict=True))
@@ -499,7 +495,6 @@ def test_the_short_oracle_sampler_deals_the_true_short_hands_and_keeps_every_car
     the others samples, and the sample still holds each card once."""
     from unotable.determinize import Determinizer
 
-    decisions: Any = load_benchmark("decisions")
     game = Game.from_position({"hands": [["R1", "G2"], ["Y7"], ["B1", "B2", "B3", "W"], ["G5", "G6", "R8"]],
                                "discard": ["R7"], "draw": ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "W4"]})
     bot = decisions.build("oracle=1", game)
@@ -524,7 +519,6 @@ def test_the_named_sampler_gives_a_seat_the_color_it_just_named() -> None:
     draws since, every sample holds a blue card in its hand; the package's samples often do not."""
     from unotable.determinize import Determinizer
 
-    decisions: Any = load_benchmark("decisions")
     draw = [f"{c}{n}" for c in "RGYB" for n in (5, 6)] + ["Y1", "Y2", "Y4", "Y5"]
     hands = [["R1", "G2", "Y9", "Y8"], ["W", "B1", "R2", "Y3"], ["G1", "G3", "G4", "G6"]]
     game = Game.from_position({"hands": hands, "discard": ["R7"], "draw": draw})
@@ -553,7 +547,6 @@ def test_the_play_reader_judges_a_play_at_the_hand_sizes_of_its_moment() -> None
     """benchmarks/hidden_info.py ``fits`` with the sizes then: a seat that kept a Reverse while
     the seat behind it held one card played well; judged at today's sizes (the seat ahead now
     holds one card, the one behind seven) it would have reversed."""
-    hidden_info: Any = load_benchmark("hidden_info")
     game = Game.from_position({"hands": [["R1", "G2", "Y9", "Y8", "B1", "B2", "B3"], ["RR"], ["G1"],
                                          ["G5", "G6", "G7", "G8", "G9", "Y1", "Y2"]],
                                "discard": ["R3"], "draw": ["Y4", "Y5", "Y6"]})
@@ -576,8 +569,6 @@ def test_the_policy_opponent_plays_the_fast_policy_legally_and_rounds_against_it
     with three of them; an unknown opponent or one outside ``--rounds`` is a usage error."""
     from unotable.bots import policy
 
-    hidden_info: Any = load_benchmark("hidden_info")
-    decisions: Any = load_benchmark("decisions")
     for seed in range(4):
         game = Game.new(seats=4, seed=seed)
         bots = [hidden_info.PolicyBot(game) for _ in range(4)]
@@ -604,7 +595,6 @@ def test_the_benchmarks_rounds_are_the_arenas_rounds() -> None:
     from unotable.bots.arena import Config, play_game
     from unotable.bots.base import Bot
 
-    hidden_info: Any = load_benchmark("hidden_info")
     config = Config(Ruleset.preset("official").to_dict(), 4, hidden_info.LINEUP, 1)
 
     def small(spec: str) -> Bot:
@@ -626,7 +616,6 @@ def test_a_dump_of_judged_decisions_is_reported_again_with_each_gain_broken_down
     against playing, and another color or flag of the same card."""
     import json
 
-    decisions: Any = load_benchmark("decisions")
     records = [
         {"values": [0.5, 0.7], "choices": {"": 0, "x": 1}, "fewest": 1, "candidates": ["R1", "G2"]},
         {"values": [0.4, 0.1], "choices": {"": 0, "x": 1}, "fewest": 5, "candidates": ["R1", "draw"]},

@@ -11,10 +11,9 @@ import pytest
 from unotable import Game, Ruleset
 from unotable.bots.handmodel import FEATURES, HAND_HEADS_UP, HAND_TABLE, HandModel
 from unotable.bots.ismcts import IsmctsBot
+from unotable.bots.research import fit_hands
 from unotable.cards import Card
 from unotable.determinize import Determinizer, Tracker
-
-from benchmark_loader import load_benchmark
 
 
 def ids(*cards: str) -> list[int]:
@@ -138,7 +137,6 @@ def test_ismcts_uses_the_hand_model_for_the_classic_rules_only() -> None:
 def test_the_fitter_recovers_the_weights_that_dealt_the_hands() -> None:
     """benchmarks/fit_hands.py: hands dealt by known weights from pools of known features."""
     pytest.importorskip("numpy")
-    fit_hands = load_benchmark("fit_hands")
     truth = [0.0] * len(FEATURES)
     truth[0], truth[1] = 1.0, -1.0
     rng = random.Random(1)
@@ -159,7 +157,6 @@ def test_the_richer_fit_finds_an_interaction_the_features_alone_miss() -> None:
     """benchmarks/fit_hands.py ``--pairs``: cards holding features 0 and 1 together are kept far
     more often than either feature alone explains; the pair's weight recovers it."""
     pytest.importorskip("numpy")
-    fit_hands = load_benchmark("fit_hands")
     rng = random.Random(2)
     kinds = {(0,): 0.0, (1,): 0.0, (0, 1): 2.0, (): 0.0}  # log-weights: only the pair matters
     data = []
@@ -184,7 +181,7 @@ def test_the_fitter_reports_the_richer_model_beside_the_features_alone(
 ) -> None:
     """``fit_hands.py --pairs`` prints both held-out log-losses after the fitted weights."""
     pytest.importorskip("numpy")
-    assert load_benchmark("fit_hands").main(["--rounds", "5", "--jobs", "1", "--pairs"]) == 0
+    assert fit_hands.main(["--rounds", "5", "--jobs", "1", "--pairs"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-1].startswith("held-out log-loss with ") and "without them in the same steps 0." in out[-1]
     assert out[-2].startswith("(") and len(out[-2].split(",")) == len(FEATURES)
