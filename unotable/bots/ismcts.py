@@ -9,8 +9,8 @@ color is likelier, a color drawn on is rarer, and so on); ``hand_model=False`` d
 uniformly, ``True`` uses the model where hands move too (``seven_zero``, No Mercy), where it
 forgets what it read at each swap. The search is single-observer ISMCTS (Cowling, Powley and
 Whitehouse 2012) over the seat's own decisions, with the other seats moving by the fast policy
-of :mod:`unotable.bots.policy` (the heuristic's rules on card ids; it agrees with the heuristic
-bot on about 97% of its non-forced choices, so it is also a model of that opponent):
+of :mod:`unotable.bots.policy` (the heuristic's rules on card ids, so it is also a model of that
+opponent; docs/bots.md says how often the two agree):
 
 - **The root** is expanded fully in every determinization: each candidate action is played on a
   copy of the same deal, with the same future reshuffles (common random numbers), so the actions
