@@ -1,7 +1,7 @@
 # The one way to set up, run, test, lint and benchmark unotable.
 #
 #   make test        set up .venv if needed, then ruff, mypy --strict and the whole test suite
-#   make check       the fast loop: ruff, mypy --strict and the quick tests (about a minute)
+#   make check       the fast loop: ruff, mypy --strict and the quick tests (under two minutes)
 #   make lint        ruff
 #   make typecheck   mypy --strict (configured in pyproject.toml)
 #   make bench       install the bench extra, then run benchmarks/throughput.py
