@@ -17,7 +17,7 @@ import argparse
 import random
 from collections.abc import Sequence
 
-from unotable import Action, Catch, Game, Phase, Play, Ruleset
+from unotable import Action, Catch, Game, Phase, Play, Record, Ruleset
 
 
 def choose(game: Game, seat: int, rng: random.Random) -> Action | None:
@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"match over after {game.action_count} actions: winners {list(outcome.winners)}, "
           f"scores {list(outcome.scores)} ({outcome.reason.value})")
     # The record is the whole game: replaying it rebuilds every event.
-    print(f"record: {game.action_count} actions, {len(game.record().to_json())} bytes of JSON")
+    print(f"record: {game.action_count} actions, {len(Record.from_game(game).to_json())} bytes of JSON")
     return 0
 
 

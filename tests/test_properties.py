@@ -44,7 +44,7 @@ from unotable import (
 from unotable.arbiter import Arbiter
 from unotable.decks import composition
 from unotable.events import FalseCatch, FalseUno, MatchEnded, RoundEnded
-from unotable.record import replay
+from unotable.record import Record, replay
 from unotable.rules import PRESET_NAMES
 from unotable.views import PlayerView
 
@@ -321,7 +321,7 @@ def play_round(game: Game, policy: Policy, deck: Counter[str], key: str) -> int:
 
 def check_replay(game: Game) -> None:
     """GEN-4: the record rebuilds the game exactly, with events and through the unchecked path."""
-    record = game.record()
+    record = Record.from_game(game)
     again = replay(record)
     assert again.events == game.events
     assert again.to_position() == game.to_position()

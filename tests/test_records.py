@@ -114,7 +114,7 @@ def _random_game(preset: str, seats: int, seed: int, steps: int) -> Game:
 def test_record_json_round_trip(preset: str, seed: int, steps: int) -> None:
     seats = {"two-player": 2, "partners": 4}.get(preset, 3 + seed % 4)
     game = _random_game(preset, seats, seed, steps)
-    record = game.record()
+    record = Record.from_game(game)
     for text in (record.to_json(), record.to_json(indent=2)):
         back = Record.from_json(text)
         assert back == record
@@ -126,7 +126,7 @@ def test_record_json_round_trip(preset: str, seed: int, steps: int) -> None:
 
 def _record_doc() -> dict[str, Any]:
     game = _random_game("official", 3, 5, 40)
-    return game.record().to_dict()
+    return Record.from_game(game).to_dict()
 
 
 @pytest.mark.parametrize(
@@ -230,7 +230,7 @@ def test_a_record_replays_its_rounds_in_order() -> None:
     # a record spanning several rounds: next_round is dealt during replay as each round ends
     game = _random_game("two-player", 2, 11, 2000)
     assert game.round_no > 1
-    again = replay(game.record())
+    again = replay(Record.from_game(game))
     assert again.to_position() == game.to_position()
     assert again.events == game.events
 
@@ -386,7 +386,7 @@ def test_a_record_taken_right_after_a_new_deal_replays_the_deal() -> None:
     while game.phase is not Phase.ROUND_OVER:
         game.play(rng.choice(list(game.legal_actions)), game.active_seat)
     game.next_round()
-    again = replay(game.record())
+    again = replay(Record.from_game(game))
     assert again.to_position() == game.to_position()
 
 

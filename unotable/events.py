@@ -22,15 +22,15 @@ True
 """
 from __future__ import annotations
 
-import types
 import typing
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
-from enum import Enum, StrEnum
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from unotable.cards import Card, Color
-from unotable.errors import RecordError, UnoError
+from unotable.codec import plain, read
+from unotable.errors import RecordError
 
 __all__ = [
     "CardPlayed",
@@ -123,55 +123,6 @@ class DrawReason(StrEnum):
     """A Wild Customizable's house effect (CL-ACT-18)."""
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, Color):
-        return value.letter
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _read(value: Any, hint: Any, where: str) -> Any:
-    """``value`` from JSON as the type ``hint`` says (the inverse of :func:`_plain`)."""
-    origin = typing.get_origin(hint)
-    if origin is types.UnionType or origin is typing.Union:
-        options = [a for a in typing.get_args(hint) if a is not type(None)]
-        if value is None:
-            return None
-        return _read(value, options[0], where)
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if not isinstance(value, list | tuple):
-            raise RecordError(f"event: {where} must be a list, not {value!r}")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_read(v, args[0], where) for v in value)
-        if len(args) != len(value):
-            raise RecordError(f"event: {where} must have {len(args)} items, not {value!r}")
-        return tuple(_read(v, a, where) for v, a in zip(value, args, strict=True))
-    try:
-        if hint is Card:
-            return Card.parse(value)
-        if hint is Color:
-            return Color.parse(value)
-        if isinstance(hint, type) and issubclass(hint, Enum):
-            return hint(value)
-    except (UnoError, ValueError, AttributeError):
-        raise RecordError(f"event: {where} cannot be {value!r}") from None
-    if hint is bool:
-        ok = isinstance(value, bool)
-    elif hint is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    else:
-        ok = isinstance(value, hint)
-    if not ok:
-        raise RecordError(f"event: {where} must be {getattr(hint, '__name__', hint)}, not {value!r}")
-    return value
-
-
 @dataclass(frozen=True, slots=True)
 class Event:
     """Base class: ``to`` is None for a public event, else the seats that may see it."""
@@ -193,7 +144,7 @@ class Event:
         """A JSON-ready dict: ``type``, ``seq`` and the fields, cards and colors in notation."""
         out: dict[str, Any] = {"type": self.type.value}
         for f in fields(self):
-            out[f.name] = _plain(getattr(self, f.name))
+            out[f.name] = plain(getattr(self, f.name))
         return out
 
     @staticmethod
@@ -209,7 +160,7 @@ class Event:
         kwargs: dict[str, Any] = {}
         for f in fields(cls):
             if f.name in doc:
-                kwargs[f.name] = _read(doc[f.name], hints[f.name], f"{cls.type.value}.{f.name}")
+                kwargs[f.name] = read(doc[f.name], hints[f.name], f"event: {cls.type.value}.{f.name}")
         unknown = set(doc) - {"type"} - set(hints)
         if unknown:
             raise RecordError(f"event: {cls.type.value} has no field {sorted(unknown)[0]!r}")

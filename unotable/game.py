@@ -43,7 +43,6 @@ from unotable.deal import next_round, start_match
 from unotable.errors import IllegalActionError, InvalidActionError, NotYourTurnError, RulesetError, UnoError
 from unotable.events import Event
 from unotable.position import read_position, write_position
-from unotable.record import Record
 from unotable.resolve import apply, settle
 from unotable.rules import Ruleset
 from unotable.scoring import Outcome, RoundResult, team_scores
@@ -179,10 +178,6 @@ class Game:
     def to_position(self) -> dict[str, Any]:
         """The exact position, as a JSON-ready dict (the referee's document: it holds every card)."""
         return write_position(self._st)
-
-    def record(self) -> Record:
-        """The game record: its start (seed or position) and every action (see :mod:`unotable.record`)."""
-        return Record.from_game(self)
 
     @property
     def start_position(self) -> dict[str, Any] | None:

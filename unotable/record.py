@@ -30,16 +30,14 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from unotable.actions import Action, Deal, parse_action
 from unotable.errors import RecordError, UnoError
+from unotable.game import Game
 from unotable.rules import Ruleset
 from unotable.state import Phase
 from unotable.version import RULES_VERSION, __version__
-
-if TYPE_CHECKING:
-    from unotable.game import Game
 
 __all__ = ["FORMAT", "VERSION", "Record", "position_digest", "replay"]
 
@@ -206,8 +204,6 @@ def _actions(raw: list[Any]) -> tuple[tuple[int | None, Action], ...]:
 
 def _upgrade(doc: Mapping[str, Any]) -> Record:
     """A version 1 record (seed only, deals implied before an action and up to ``rounds``) as version 2."""
-    from unotable.game import Game
-
     try:
         rules = Ruleset.from_dict(doc["ruleset"])
         seats, seed, raw = doc["seats"], doc["seed"], doc["actions"]
@@ -241,8 +237,6 @@ def replay(record: Record, *, events: bool = True) -> Game:
     A record of another rules version replays only when it carries a digest and reaches that same
     final position; otherwise :class:`RecordError` says why.
     """
-    from unotable.game import Game
-
     try:
         if record.position is not None:
             game = Game.from_position(record.position, events=events)

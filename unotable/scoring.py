@@ -7,12 +7,11 @@ True
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from unotable.cards import Card
+from unotable.results import MatchEndReason, Outcome, RoundResult
 from unotable.rules import EliminationFinal, Scoring
-from unotable.state import MatchEndReason
 
 if TYPE_CHECKING:
     from unotable.state import State
@@ -20,42 +19,6 @@ if TYPE_CHECKING:
 __all__ = ["Outcome", "RoundResult", "hand_value", "team_of"]
 
 KNOCKOUT_BONUS = 250
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """How a round ended: ``winner`` is None for a blocked round (CL-DRAW-8)."""
-
-    round_no: int
-    winner: int | None
-    points: int
-    hand_points: tuple[int, ...]
-    knocked_out: tuple[int, ...]
-    eliminated: tuple[int, ...]
-    scores: tuple[int, ...]
-
-    @property
-    def blocked(self) -> bool:
-        return self.winner is None
-
-    def to_dict(self) -> dict[str, object]:
-        return {"round_no": self.round_no, "winner": self.winner, "points": self.points,
-                "hand_points": list(self.hand_points), "knocked_out": list(self.knocked_out),
-                "eliminated": list(self.eliminated), "scores": list(self.scores)}
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The end of a match: the winning seats (a team, or a shared win under SCORE-4) and the scores."""
-
-    winners: tuple[int, ...]
-    scores: tuple[int, ...]
-    rounds: int
-    reason: MatchEndReason
-
-    def to_dict(self) -> dict[str, object]:
-        return {"winners": list(self.winners), "scores": list(self.scores), "rounds": self.rounds,
-                "reason": self.reason.value}
 
 
 def hand_value(st: State, seat: int) -> int:

@@ -13,14 +13,12 @@ so is the discard pile's.
 from __future__ import annotations
 
 from collections import OrderedDict
-from enum import IntEnum, StrEnum
-from typing import TYPE_CHECKING, Any
+from enum import IntEnum
+from typing import Any
 
+from unotable.results import MatchEndReason, RoundResult
 from unotable.rng import Rng
 from unotable.rules import Ruleset
-
-if TYPE_CHECKING:
-    from unotable.scoring import RoundResult
 
 __all__ = ["ColorReason", "MatchEndReason", "Phase", "State", "Step", "turn_key", "turn_key_parts"]
 
@@ -56,21 +54,6 @@ class ColorReason(IntEnum):
     def label(self) -> str:
         """The name written in positions and views: ``first_card``, ``roulette``, ``roulette_last``."""
         return self.name.lower()
-
-
-class MatchEndReason(StrEnum):
-    """Why a match ended (``Outcome.reason``)."""
-
-    TARGET_REACHED = "target reached"
-    """A seat or a team reached the target score (SCORE-2, SCORE-9, NM-19)."""
-    LOWEST_TOTAL = "lowest total"
-    """Low scoring: a seat reached the target; the lowest total wins (SCORE-3, SCORE-4)."""
-    FINAL_ROUND = "final round"
-    """Elimination: the final round between the last two seats was played (SCORE-6)."""
-    LAST_SEAT_STANDING = "last seat standing"
-    """Elimination: every other seat is out (SCORE-5)."""
-    SINGLE_ROUND = "single round"
-    """Scoring ``none``: the match is one round (SCORE-7)."""
 
 
 class Step(IntEnum):

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from unotable import Action, CallUno, Game, Phase, Play, Ruleset
+from unotable import Action, CallUno, Game, Phase, Play, Record, Ruleset
 from unotable.rules import PRESET_NAMES
 
 HERE = Path(__file__).resolve().parent
@@ -83,7 +83,7 @@ def golden_game(preset: str, seats: int, seed: int, policy_seed: int, full: bool
         "seed": seed,
         "policy_seed": policy_seed,
         "full_match": full,
-        "record": game.record().to_dict(),
+        "record": Record.from_game(game).to_dict(),
         "events": [e.to_dict() for e in game.events],
         "final": game.to_position(),
     }

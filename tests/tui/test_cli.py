@@ -32,7 +32,7 @@ def game() -> Game:
 @pytest.fixture
 def record_file(game: Game, tmp_path: Path) -> Path:
     path = tmp_path / "game.json"
-    path.write_text(game.record().to_json())
+    path.write_text(Record.from_game(game).to_json())
     return path
 
 
@@ -132,7 +132,7 @@ def test_simulate_delegates_to_the_arena(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_replay_as_one_seat_hides_the_others(game: Game) -> None:
-    lines = list(replay_lines(game.record(), Style(), 0))
+    lines = list(replay_lines(Record.from_game(game), Style(), 0))
     text = "\n".join(lines)
     n = len(game.actions)
     assert lines[0] == f"Record: classic108 (deck defaults), 3 seats, seed 3, {n} actions (as seat 0 saw it)"
@@ -143,8 +143,8 @@ def test_replay_as_one_seat_hides_the_others(game: Game) -> None:
 
 
 def test_replay_full_and_public_views(game: Game) -> None:
-    full = "\n".join(replay_lines(game.record(), Style(), "full"))
-    public = "\n".join(replay_lines(game.record(), Style(), "public"))
+    full = "\n".join(replay_lines(Record.from_game(game), Style(), "full"))
+    public = "\n".join(replay_lines(Record.from_game(game), Style(), "public"))
     for seat in range(3):
         assert f"Seat {seat} was dealt" in full
         assert f"Seat {seat} was dealt" not in public
@@ -162,7 +162,7 @@ def test_replay_shows_each_action_with_its_events() -> None:
     seat = g.active_seat
     action = g.legal_action_list()[0]
     g.play(action)
-    lines = list(replay_lines(g.record(), Style(), "public"))
+    lines = list(replay_lines(Record.from_game(g), Style(), "public"))
     i = next(i for i, line in enumerate(lines) if line.startswith("#1 "))
     assert str(action) == "G1"
     assert lines[i] == f"#1    Seat {seat} played G1"
@@ -198,9 +198,9 @@ def test_replay_steps_one_action_at_a_time(game: Game) -> None:
         prompts.append(prompt)
         return ""
 
-    assert run_replay(game.record(), Style(), "full", written.append, step) == 0
+    assert run_replay(Record.from_game(game), Style(), "full", written.append, step) == 0
     assert len(prompts) == len(game.actions)  # after every action
-    assert written == list(replay_lines(game.record(), Style(), "full"))
+    assert written == list(replay_lines(Record.from_game(game), Style(), "full"))
 
     prompts.clear()
 
@@ -209,7 +209,7 @@ def test_replay_steps_one_action_at_a_time(game: Game) -> None:
         return "q"
 
     written.clear()
-    assert run_replay(game.record(), Style(), "full", written.append, stop) == 0
+    assert run_replay(Record.from_game(game), Style(), "full", written.append, stop) == 0
     assert len(prompts) == 1  # q quits at the first pause
     assert written[-1] == "Replay stopped."
     assert sum(1 for line in written if line.startswith("#")) == 1
@@ -223,9 +223,9 @@ def test_replay_steps_one_action_at_a_time(game: Game) -> None:
         return next(answers)
 
     written.clear()
-    run_replay(game.record(), Style(), "full", written.append, rest)
+    run_replay(Record.from_game(game), Style(), "full", written.append, rest)
     assert prompts == [STEP_PROMPT] * 2  # c: the rest without pauses
-    assert written == list(replay_lines(game.record(), Style(), "full"))
+    assert written == list(replay_lines(Record.from_game(game), Style(), "full"))
 
 
 def test_replay_command(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -259,7 +259,7 @@ def test_replay_rejects_bad_records(content: str, message: str, tmp_path: Path,
 
 def test_replay_rejects_an_action_that_does_not_replay(game: Game, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    doc = game.record().to_dict()
+    doc = Record.from_game(game).to_dict()
     doc["actions"][0] = [doc["actions"][0][0], "challenge"]
     path = tmp_path / "tampered.json"
     path.write_text(json.dumps(doc))

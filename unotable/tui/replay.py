@@ -10,7 +10,7 @@ first event's line (``#3    Bot 1 played R7``), once; the seats have the names o
 >>> from unotable.game import Game
 >>> g = Game.new(seats=2, seed=4)
 >>> _ = g.play(g.legal_actions[0])
->>> lines = list(replay_lines(g.record(), Style(), viewer="public"))
+>>> lines = list(replay_lines(Record.from_game(g), Style(), viewer="public"))
 >>> lines[0]
 'Record: classic108 (deck defaults), 2 seats, seed 4, 1 action (public view)'
 >>> any(line.startswith("#1 ") for line in lines)
