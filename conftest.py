@@ -1,7 +1,7 @@
 """Repository-level pytest configuration.
 
 ``--doctest-modules`` imports every module under ``unotable/``. The subpackages that need an
-optional extra (``unotable/server`` needs the ``server`` extra, ``unotable/rl`` the ``rl`` extra)
+optional extra (``unotable/server`` needs the ``server`` extra, ``unotable/env`` the ``rl`` extra)
 are left out of collection unless every requirement of that extra, as declared in
 pyproject.toml, is installed. An extra not declared yet counts as not installed.
 """
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent
 # subpackage glob (relative to this file) -> the extra it needs
 OPTIONAL_SUBPACKAGES = {
     "unotable/server/*": "server",
-    "unotable/rl/*": "rl",
+    "unotable/env/*": "rl",
 }
 
 

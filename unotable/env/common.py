@@ -1,0 +1,143 @@
+"""What the wrappers share: the spaces as numpy/Gymnasium objects, the options, the renderer.
+
+>>> space = observation_box()
+>>> space.shape, space.dtype.name
+((854,), 'uint8')
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces as gspaces
+
+from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE
+from unotable.env.table import STATE_SIZE, Table, state_bytes
+from unotable.game import Game
+from unotable.record import Record
+from unotable.tui.render import Style, seat_names, table_lines
+
+__all__ = ["LegalDiscrete", "TableEnv", "action_box", "ansi", "mask_box", "observation_box"]
+
+
+def observation_box() -> gspaces.Box:
+    return gspaces.Box(0, 255, (OBS_SIZE,), np.uint8)
+
+
+def mask_box() -> gspaces.Box:
+    return gspaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
+
+
+class LegalDiscrete(gspaces.Discrete):
+    """``Discrete(445)`` whose ``sample()`` without a mask draws a *legal* action of its agent now.
+
+    An env's action spaces know their agent's current mask (through ``mask_of``), so random
+    baselines and checkers that sample without a mask still play legal actions. With a mask given,
+    it is the plain Discrete's masked sample.
+    """
+
+    def __init__(self, mask_of: Callable[[], np.ndarray | None], seed: int | None = None) -> None:
+        super().__init__(NUM_ACTIONS, seed=seed)
+        self._mask_of = mask_of
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        if mask is None and probability is None:
+            current = self._mask_of()
+            if current is not None and current.any():
+                return super().sample(mask=current.astype(np.int8))
+        return super().sample(mask=mask, probability=probability)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, gspaces.Discrete) and other.n == self.n and other.start == self.start
+
+    def __hash__(self) -> int:
+        return hash((gspaces.Discrete, int(self.n)))
+
+
+class TableEnv:
+    """What the PettingZoo envs share: the table, the agents' spaces, seeding, render, state, record."""
+
+    metadata: ClassVar[dict[str, Any]]
+    table: Table
+    render_mode: str | None
+
+    def _setup(self, ruleset: Any, seats: int, render_mode: str | None, seed: int | None,
+               options: dict[str, Any]) -> None:
+        if render_mode is not None and render_mode not in ("ansi", "human"):
+            raise ValueError(f"render_mode={render_mode!r} is not one of ansi, human")
+        self.render_mode = render_mode
+        self.table = Table(ruleset, seats, **options)
+        self.possible_agents = [f"seat_{i}" for i in range(seats)]
+        self.observation_spaces = {
+            a: gspaces.Dict({"observation": observation_box(), "action_mask": mask_box()})
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: LegalDiscrete(self._mask_getter(i))
+                              for i, a in enumerate(self.possible_agents)}
+        self.state_space = gspaces.Box(0, 255, (STATE_SIZE,), np.uint8)
+        self._base_seed = seed
+        self._episode = 0
+
+    def _mask_getter(self, seat: int) -> Callable[[], np.ndarray | None]:
+        raise NotImplementedError
+
+    def _reset_table(self, seed: int | None, options: dict[str, Any] | None) -> None:
+        """Deal ``Game.new(seats, ruleset, seed)`` exactly; without a seed, episode k after the last
+        seeded reset (or the constructor's ``seed``) uses ``derive_seed(seed, "episode", k)``;
+        ``options={"position": doc}`` starts from a position document."""
+        if seed is not None:
+            self._base_seed, self._episode = seed, 0
+        elif self._base_seed is not None:
+            self._episode += 1
+        base = self._base_seed
+        episode_seed = None if base is None else self.table.next_seed(base, self._episode)
+        self.table.reset(episode_seed, (options or {}).get("position"))
+
+    def observation_space(self, agent: str) -> gspaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gspaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def game(self) -> Game:
+        """The table's game (the referee's object: never hand it to a policy)."""
+        return self.table.game
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = ansi(self.table)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def state(self) -> np.ndarray:
+        """Every hand, the draw pile's counts and the deciding seat's observation (centralised
+        critics only: the one place hidden cards appear)."""
+        return np.frombuffer(state_bytes(self.table), dtype=np.uint8)
+
+    def record(self) -> Record:
+        """The episode so far as a unotable record (``unotable replay`` opens its JSON)."""
+        return self.table.record()
+
+    def close(self) -> None:
+        pass
+
+
+def action_box() -> gspaces.Discrete:
+    return gspaces.Discrete(NUM_ACTIONS)
+
+
+def ansi(table: Table, seat: int | None = None) -> str:
+    """The terminal renderer's text of ``seat``'s view (default: the deciding seat, else seat 0)."""
+    s = table.seat if seat is None else seat
+    if s < 0:
+        s = 0
+    view = table.game.view(s)
+    names = seat_names(table.n, None)
+    title = "over" if table.done else f"seat {s} to decide"
+    lines = table_lines(view, names, Style(color=False), title=title)
+    return "\n".join(lines)

@@ -1,0 +1,106 @@
+"""The PettingZoo Parallel environment: every live seat submits an action each step.
+
+Each step applies **one** action: the first out-of-turn action (an UNO call, a catch, a jump-in)
+in the arbiter's order, else the active seat's; the others are dropped (the online server's
+first-come-first-served rule in batch form). The active seat's mask never holds NOOP; every other
+seat's does (alone when it has nothing to do). ``max_cycles`` truncates after that many steps.
+
+>>> from unotable.env import parallel_env
+>>> env = parallel_env("official", seats=3)
+>>> obs, infos = env.reset(seed=5)
+>>> sorted(obs) == env.agents, obs["seat_0"]["observation"].shape
+(True, (854,))
+>>> actions = {a: env.action_space(a).sample() for a in env.agents}
+>>> obs, rewards, terms, truncs, infos = env.step(actions)
+>>> env.table.cycles
+1
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+from pettingzoo import ParallelEnv
+
+from unotable.env.common import TableEnv
+from unotable.env.spaces import NOOP, NUM_ACTIONS, index_of
+from unotable.rules import Ruleset
+
+__all__ = ["UnoParallelEnv"]
+
+
+class UnoParallelEnv(TableEnv, ParallelEnv[str, dict[str, np.ndarray], int]):
+    """UNO at one table as a PettingZoo Parallel env (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "unotable_v0"}
+
+    def __init__(
+        self,
+        ruleset: Ruleset | str | Mapping[str, Any] = "official",
+        seats: int = 4,
+        *,
+        render_mode: str | None = None,
+        seed: int | None = None,
+        **options: Any,
+    ) -> None:
+        """``options``: ``out_of_turn``, ``episode``, ``reward``, ``max_cycles`` (see
+        :class:`~unotable.env.table.Table`)."""
+        self._masks: dict[int, np.ndarray] = {}
+        self._setup(ruleset, seats, render_mode, seed, options)
+        self.agents: list[str] = []
+
+    def _mask_getter(self, seat: int) -> Callable[[], np.ndarray | None]:
+        def mask() -> np.ndarray | None:
+            return self._masks.get(seat)
+        return mask
+
+    def _mask(self, seat: int) -> np.ndarray:
+        legal, decline = self.table.parallel_legal(seat)
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        for a in legal:
+            mask[index_of(a, seat, self.table.n)] = 1
+        if decline:
+            mask[NOOP] = 1
+        return mask
+
+    def _outputs(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        t = self.table
+        obs: dict[str, Any] = {}
+        infos: dict[str, Any] = {}
+        self._masks = {}
+        for agent in self.agents:
+            i = int(agent[5:])
+            mask = self._mask(i)
+            self._masks[i] = mask
+            obs[agent] = {"observation": np.frombuffer(t.observation(i), dtype=np.uint8), "action_mask": mask}
+            infos[agent] = {"action_mask": mask}
+        return obs, infos
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """As :meth:`unotable.env.aec.UnoAECEnv.reset`: the same seeds deal the same games."""
+        self._reset_table(seed, options)
+        self.agents = self.possible_agents[:]
+        return self._outputs()
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool],
+                                                     dict[str, bool], dict[str, Any]]:
+        t = self.table
+        t.step_parallel({int(a[5:]): int(v) for a, v in actions.items()})
+        rewards = t.take_rewards()
+        live = self.agents
+        r = {a: rewards[int(a[5:])] for a in live}
+        terms = {a: t.terminated[int(a[5:])] for a in live}
+        truncs = {a: t.truncated[int(a[5:])] for a in live}
+        self.agents = [a for a in live if not (terms[a] or truncs[a])]
+        obs, infos = self._outputs()
+        for a in live:
+            if a not in obs:
+                i = int(a[5:])
+                obs[a] = {"observation": np.frombuffer(t.observation(i), dtype=np.uint8),
+                          "action_mask": np.zeros(NUM_ACTIONS, dtype=np.int8)}
+                infos[a] = {"action_mask": obs[a]["action_mask"]}
+        if self.render_mode == "human":
+            self.render()
+        return obs, r, terms, truncs, infos

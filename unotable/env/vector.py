@@ -1,0 +1,280 @@
+"""The Gymnasium vector environment: many tables stepped in one call, auto-reset NEXT_STEP.
+
+Two modes. With ``opponents`` (bot specs, as :mod:`unotable.env.gymenv` takes them) each row is
+the learning seat of one table; the bots decide inside ``step``. Without (``opponents=None``,
+self-play) each row is the next decision of one table, whichever seat it is: ``infos["seat"]``
+names it, ``rewards`` is the reward of the seat that acted in that row, and the whole
+``(num_envs, seats)`` array is ``infos["seat_rewards"]`` (a round's end fills it for every seat).
+Masks are ``infos["action_mask"]`` (int8, ``(num_envs, 445)``) and :meth:`action_masks`.
+
+Seeding: ``reset(seed=s)`` gives table ``i`` the seed ``s + i``, so it deals
+``Game.new(seats, ruleset, s + i)`` exactly; its episode ``k`` after that uses
+``derive_seed(s + i, "episode", k)``. Auto-reset is Gymnasium's NEXT_STEP: the step after a
+row's episode ended resets that row (its action is ignored) and returns the new first observation
+with reward 0.
+
+The tables live in a *backend* (:class:`Backend`): :class:`PythonBackend` (this module, over
+:class:`~unotable.env.table.Table`) or the native core's, which ``backend="auto"`` picks when
+``unotable_native`` declares ``ENV_API == 1`` (a ``VecPool`` class with the same constructor,
+buffers, ``reset`` and ``step``). Both give identical results from the same seeds.
+
+>>> from unotable.env import vector_env
+>>> envs = vector_env(4, "official", seats=2, opponents="random", backend="python")
+>>> obs, infos = envs.reset(seed=10)
+>>> obs.shape, infos["action_mask"].shape, envs.backend_name
+((4, 854), (4, 445), 'python')
+>>> obs, rewards, terms, truncs, infos = envs.step(envs.sample_legal())
+>>> rewards.dtype.name, terms.shape
+('float32', (4,))
+"""
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from unotable.arbiter import derive_seed
+from unotable.env.common import action_box, observation_box
+from unotable.env.gymenv import make_opponents
+from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE
+from unotable.env.table import Table, resolve_ruleset
+from unotable.rules import Ruleset
+
+__all__ = ["Backend", "PythonBackend", "UnoVectorEnv", "native_backend_available"]
+
+ENV_API = 1
+"""The version of the backend contract below that a native core must declare to be picked."""
+
+
+class Backend(Protocol):
+    """What the vector env needs from a pool of tables.
+
+    Constructor: ``(num_envs, ruleset: Ruleset, seats, *, out_of_turn, episode, reward,
+    max_cycles, opponents: list[str] | None, seat: int | str)``. Buffers, bound once and rewritten
+    in place: ``obs`` uint8 (N, 854), ``mask`` uint8 (N, 445), ``reward`` float32 (N, seats) (the
+    rewards of the last step, per seat), ``acted`` int8 (N,) (the seat whose action the last step
+    applied, -1 for a reset row), ``terminated``/``truncated`` bool (N,), ``seat`` int8 (N,) (the
+    seat that decides next; in opponent mode the learner). ``reset(seeds)`` starts every table
+    from its seed; ``step(actions)`` applies int actions (N,) with NEXT_STEP auto-reset.
+    """
+
+    num_envs: int
+    obs: np.ndarray
+    mask: np.ndarray
+    reward: np.ndarray
+    acted: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    seat: np.ndarray
+
+    def reset(self, seeds: Sequence[int]) -> None: ...
+
+    def step(self, actions: np.ndarray) -> None: ...
+
+
+class PythonBackend:
+    """The pure-Python pool: one :class:`~unotable.env.table.Table` per row."""
+
+    name = "python"
+
+    def __init__(
+        self,
+        num_envs: int,
+        ruleset: Ruleset,
+        seats: int,
+        *,
+        out_of_turn: str = "full",
+        episode: str = "round",
+        reward: str = "win",
+        max_cycles: int | None = None,
+        opponents: str | Sequence[str] | None = None,
+        seat: int | str = 0,
+    ) -> None:
+        self.num_envs = num_envs
+        self.n = seats
+        self.opponents = opponents
+        self._seat_choice = seat
+        self._options: dict[str, Any] = {"out_of_turn": out_of_turn, "episode": episode, "reward": reward,
+                                         "max_cycles": max_cycles}
+        self.rules = ruleset
+        self._tables: list[dict[int, Table]] = [{} for _ in range(num_envs)]
+        self.learner = [0 if seat == "random" else int(seat) for _ in range(num_envs)]
+        self.tables = [self._table(i, self.learner[i]) for i in range(num_envs)]
+        self.obs = np.zeros((num_envs, OBS_SIZE), dtype=np.uint8)
+        self.mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.uint8)
+        self.reward = np.zeros((num_envs, seats), dtype=np.float32)
+        self.acted = np.full(num_envs, -1, dtype=np.int8)
+        self.terminated = np.zeros(num_envs, dtype=bool)
+        self.truncated = np.zeros(num_envs, dtype=bool)
+        self.seat = np.zeros(num_envs, dtype=np.int8)
+        self._base = [0] * num_envs
+        self._episode = [0] * num_envs
+
+    def _table(self, i: int, learner: int) -> Table:
+        cache = self._tables[i]
+        if learner not in cache:
+            opponents = None if self.opponents is None else make_opponents(self.opponents, self.n, learner)
+            cache[learner] = Table(self.rules, self.n, opponents=opponents, **self._options)
+        return cache[learner]
+
+    def _start(self, i: int) -> None:
+        seed = self.tables[i].next_seed(self._base[i], self._episode[i])
+        if self.opponents is not None and self._seat_choice == "random":
+            self.learner[i] = random.Random(derive_seed(seed, "learner")).randrange(self.n)
+            self.tables[i] = self._table(i, self.learner[i])
+        self.tables[i].reset(seed)
+        self.reward[i] = 0.0
+        self.acted[i] = -1
+        self.terminated[i] = False
+        self.truncated[i] = False
+        self._write(i)
+
+    def _write(self, i: int) -> None:
+        t = self.tables[i]
+        seat = max(t.seat, 0) if self.opponents is None else self.learner[i]
+        self.seat[i] = seat
+        self.obs[i] = np.frombuffer(t.observation(seat), dtype=np.uint8)
+        self.mask[i] = np.frombuffer(t.mask() if t.seat == seat else bytes(NUM_ACTIONS), dtype=np.uint8)
+
+    def reset(self, seeds: Sequence[int]) -> None:
+        for i in range(self.num_envs):
+            self._base[i] = int(seeds[i])
+            self._episode[i] = 0
+            self._start(i)
+
+    def step(self, actions: np.ndarray) -> None:
+        for i in range(self.num_envs):
+            if self.terminated[i] or self.truncated[i]:
+                self._episode[i] += 1
+                self._start(i)
+                continue
+            t = self.tables[i]
+            actor = t.seat
+            t.step(int(actions[i]))
+            self.reward[i] = t.take_rewards()
+            self.acted[i] = actor
+            if self.opponents is None:
+                self.terminated[i] = t.done and not any(t.truncated)
+                self.truncated[i] = t.done and any(t.truncated)
+            else:
+                learner = self.learner[i]
+                self.terminated[i] = t.terminated[learner]
+                self.truncated[i] = t.truncated[learner] and not t.terminated[learner]
+                if not t.done and (self.terminated[i] or self.truncated[i]):
+                    t.stop()
+            self._write(i)
+
+
+def native_backend_available() -> bool:
+    """Whether ``unotable_native`` is importable and declares this module's backend contract."""
+    try:
+        import unotable_native
+    except ImportError:
+        return False
+    return getattr(unotable_native, "ENV_API", None) == ENV_API and hasattr(unotable_native, "VecPool")
+
+
+class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
+    """``num_envs`` tables as one Gymnasium vector env (see the module docstring)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (gymnasium declares it an instance variable)
+        "autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int,
+        ruleset: Ruleset | str | Mapping[str, Any] = "official",
+        seats: int = 2,
+        *,
+        opponents: str | Sequence[str] | None = "rule-v1",
+        seat: int | str = 0,
+        out_of_turn: str = "full",
+        episode: str = "round",
+        reward: str = "win",
+        max_cycles: int | None = None,
+        backend: str = "auto",
+    ) -> None:
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
+        rules = resolve_ruleset(ruleset)
+        rules.validate_seats(seats)
+        if backend not in ("auto", "python", "native"):
+            raise ValueError(f"backend={backend!r} is not one of auto, python, native")
+        use_native = backend == "native" or (backend == "auto" and native_backend_available())
+        if use_native and not native_backend_available():
+            raise ImportError("backend='native' needs unotable_native with ENV_API == 1 "
+                              "(pip install native/)")
+        options: dict[str, Any] = {"out_of_turn": out_of_turn, "episode": episode, "reward": reward,
+                                   "max_cycles": max_cycles, "opponents": opponents, "seat": seat}
+        self.pool: Backend
+        if use_native:
+            import unotable_native
+
+            self.pool = unotable_native.VecPool(num_envs, rules, seats, **options)
+            self.backend_name = "native"
+        else:
+            self.pool = PythonBackend(num_envs, rules, seats, **options)
+            self.backend_name = "python"
+        self.num_envs = num_envs
+        self.seats = seats
+        self.self_play = opponents is None
+        self.single_observation_space = observation_box()
+        self.single_action_space = action_box()
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._rng = np.random.default_rng()
+
+    def _infos(self) -> dict[str, Any]:
+        p = self.pool
+        return {"action_mask": p.mask.astype(np.int8), "seat": p.seat.copy(),
+                "seat_rewards": p.reward.copy()}
+
+    def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        if seed is None:
+            base = secrets.randbits(62)
+            seeds = [base + i for i in range(self.num_envs)]
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+            self._rng = np.random.default_rng(seed)
+        else:
+            if len(seed) != self.num_envs:
+                raise ValueError(f"{len(seed)} seeds for {self.num_envs} envs")
+            seeds = [int(s) for s in seed]
+        self.pool.reset(seeds)
+        return self.pool.obs.copy(), self._infos()
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        acts = np.asarray(actions, dtype=np.int32).reshape(self.num_envs)
+        p = self.pool
+        p.step(acts)
+        if self.self_play:
+            rows = np.arange(self.num_envs)
+            acted = p.acted.astype(np.int64)
+            rewards = np.where(acted >= 0, p.reward[rows, np.maximum(acted, 0)], 0.0).astype(np.float32)
+        else:
+            rows = np.arange(self.num_envs)
+            rewards = p.reward[rows, p.seat.astype(np.int64)].astype(np.float32)
+        return p.obs.copy(), rewards, p.terminated.copy(), p.truncated.copy(), self._infos()
+
+    def action_masks(self) -> np.ndarray:
+        """Every row's mask as booleans, ``(num_envs, 445)``."""
+        return self.pool.mask.astype(bool)
+
+    def sample_legal(self) -> np.ndarray:
+        """A uniformly random legal action per row (a random policy, for baselines and tests)."""
+        mask = self.pool.mask
+        out = np.zeros(self.num_envs, dtype=np.int64)
+        for i in range(self.num_envs):
+            legal = np.flatnonzero(mask[i])
+            out[i] = self._rng.choice(legal) if len(legal) else 0
+        return out
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass
+
