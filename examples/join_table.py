@@ -10,7 +10,8 @@ It speaks docs/protocol.md directly, with the `websockets` package and the stand
    ``legal`` lists the actions the seat may take now; the client answers with ``act``, naming the
    table's ``seq`` so that an answer to an outdated view is refused (``stale``) instead of applied.
 
-It plays one round (a card when it can, the first legal action otherwise) and prints the result.
+It plays one round on its own turns (a card when it can, the first legal action otherwise), at a
+pace the server's rate limit allows, and prints the result.
 Start a server first (``make serve``, or ``unotable serve --port 8000``), then:
 
     .venv/bin/python examples/join_table.py http://127.0.0.1:8000
@@ -25,6 +26,10 @@ import urllib.request
 from typing import Any
 
 import websockets
+
+PACE = 0.1
+"""Seconds to wait before each action: the server takes at most 20 messages a second from a
+connection (``rate_limited`` beyond), and the bot seats here act without a pause."""
 
 
 def create_table(server: str) -> dict[str, Any]:
@@ -64,6 +69,7 @@ async def play(server: str, name: str) -> int:
         assert welcome["type"] == "welcome", welcome
         await send({"type": "sit", "seat": 0, "name": name})
         await send({"type": "start"})
+        acted = -1  # the table seq of the view we last answered
         while True:
             message = await receive()
             if message["type"] == "token":
@@ -75,8 +81,11 @@ async def play(server: str, name: str) -> int:
                 result = view["last_round"]
                 print(f"round over: seat {result['winner']} went out; scores {view['scores']}")
                 return 0
-            if view.get("seat") == 0 and view["legal"]:
-                await send({"type": "act", "action": pick(view["legal"]), "seq": message["seq"]})
+            # Act on our own turn, once per table state; out-of-turn chances (a catch) are let pass.
+            if view.get("active") == 0 and view["legal"] and message["seq"] > acted:
+                acted = message["seq"]
+                await asyncio.sleep(PACE)
+                await send({"type": "act", "action": pick(view["legal"]), "seq": acted})
 
 
 def main() -> int:
