@@ -24,6 +24,14 @@ side by side, with the Redis commands (INFO commandstats) and PostgreSQL transac
     .venv/bin/python benchmarks/server_load.py --players 200 --seconds 30 --nodes 1,3 \
         --db postgresql://postgres@localhost/unotable_bench
 
+``--trees .,/tmp/old`` runs the same load against this checkout's server and another checkout's
+(``git worktree add /tmp/old COMMIT``), one after the other, and prints them side by side with the
+server's CPU milliseconds per accepted command (its ``unotable_actions_total``, every kind, over the
+measured window) and the machine's load average. ``--profile FILE.svg`` records the (first)
+server under load with py-spy (the ``bench`` extra) while it is measured::
+
+    .venv/bin/python benchmarks/server_load.py --players 400 --seconds 60 --trees .,/tmp/old
+
 It is a benchmark, not a test: it asserts nothing and never runs in the test suite.
 """
 
@@ -31,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -200,22 +209,38 @@ def _proc_stats(pid: int) -> tuple[float, int]:
 
 
 def _start_server(
-    args: argparse.Namespace, data: Path, extra: list[str]
+    args: argparse.Namespace, data: Path, extra: list[str], tree: str | None = None
 ) -> tuple[subprocess.Popen[str], str]:
+    """``unotable serve`` on a free port; ``tree``: a checkout whose ``unotable`` it runs instead."""
     cmd = [
         sys.executable, "-m", "unotable.server.run", "--port", "0", "--data-dir", str(data),
         "--bot-pause", "0.2", "--round-pause", "0.5", *extra,
     ]  # fmt: skip
     if args.db:
         cmd += ["--db", args.db]
-    server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    env = {**os.environ, "PYTHONPATH": str(Path(tree).resolve())} if tree else None
+    # (cwd: the data folder, so that ``-m`` finds no ``unotable`` of the current folder first)
+    server = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=data
+    )
     assert server.stdout is not None
     line = server.stdout.readline()
     return server, line.split("serving at ", 1)[1].split()[0]
 
 
+_RUNS = itertools.count(1)
+
+
+def _accepted(base: str) -> int:
+    """Commands the server accepted so far (its ``unotable_actions_total`` counters, every kind)."""
+    with urllib.request.urlopen(f"{base}/metrics", timeout=10) as resp:
+        text = resp.read().decode()
+    return int(sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+                   if line.startswith("unotable_actions_total{")))
+
+
 def _wait_healthy(base: str) -> None:
-    for _ in range(400):  # the address is printed before uvicorn listens
+    for _ in range(400):  # (an older server printed its address before uvicorn listened)
         try:
             urllib.request.urlopen(f"{base}/healthz", timeout=1).close()
             return
@@ -278,13 +303,14 @@ async def _run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
     bases = [args.url] if args.url else []
     cluster = nodes > 1 or bool(args.redis and args.url is None and args.cluster_of_one)
     if not bases:
-        data = Path(args.data_dir or f"/tmp/unotable-load-{os.getpid()}")
-        data.mkdir(parents=True, exist_ok=True)
+        data = Path(args.data_dir or f"/tmp/unotable-load-{os.getpid()}") / f"run-{next(_RUNS)}"
+        data.mkdir(parents=True, exist_ok=True)  # a fresh SQLite file for every run
         if cluster and not (args.db or "").startswith("postgres"):
             raise SystemExit("--nodes N > 1 needs a PostgreSQL --db")
         extra = ["--redis", args.redis] if cluster else []
         for i in range(nodes):
-            server, base = _start_server(args, data, [*extra, "--node-id", f"bench{i}"] if cluster else extra)
+            flags = [*extra, "--node-id", f"bench{i}"] if cluster else extra
+            server, base = _start_server(args, data, flags, getattr(args, "tree", None))
             servers.append(server)
             bases.append(base)
         for base in bases:
@@ -318,6 +344,15 @@ async def _run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
     ready.set()
     await asyncio.sleep(args.warmup)
     cpu0 = [_proc_stats(s.pid) for s in servers]
+    accepted0 = sum(_accepted(b) for b in bases)
+    profiler = None
+    if getattr(args, "profile", None) and servers:
+        profiler = subprocess.Popen(
+            [str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(servers[0].pid),
+             "--format", "speedscope" if args.profile.endswith(".json") else "flamegraph",
+             "--output", args.profile, "--duration", str(int(args.seconds)), "--rate", "200"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
     redis0 = _redis_calls(args.redis) if cluster else {}
     pg0 = await _pg_commits(args.db) if (args.db or "").startswith("postgres") else 0
     t0 = time.time()
@@ -325,6 +360,9 @@ async def _run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
     await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.time() - t0
     cpu1 = [_proc_stats(s.pid) for s in servers]
+    accepted = sum(_accepted(b) for b in bases) - accepted0
+    if profiler is not None:
+        profiler.wait(timeout=60)
     redis1 = _redis_calls(args.redis) if cluster else {}
     await asyncio.sleep(1.5)  # pg_stat_database is flushed about once a second
     pg1 = await _pg_commits(args.db) if (args.db or "").startswith("postgres") else 0
@@ -338,6 +376,7 @@ async def _run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
     for server in servers:
         server.wait(timeout=30)
     actions = max(1, stats.actions)
+    server_cpu = sum(b[0] - a[0] for a, b in zip(cpu0, cpu1, strict=True))
     redis_delta = {k: v - redis0.get(k, 0) for k, v in redis1.items() if v - redis0.get(k, 0) > 0}
     return {
         "nodes": len(bases),
@@ -356,9 +395,11 @@ async def _run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
         "errors": stats.errors,
         "lost_races": stats.lost_races,
         "rounds": stats.rounds,
-        "server_cpu_share": round(sum(b[0] - a[0] for a, b in zip(cpu0, cpu1, strict=True)) / elapsed, 3)
-        if servers
-        else None,
+        "tree": getattr(args, "tree", None) or ".",
+        "server_cpu_share": round(server_cpu / elapsed, 3) if servers else None,
+        "accepted_commands": accepted,
+        "server_cpu_ms_per_accepted": round(server_cpu * 1000 / max(1, accepted), 3) if servers else None,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "server_rss_per_table_kb": round(sum(b[1] for b in cpu1) / 1024 / max(1, len(tables)), 1)
         if servers
         else None,
@@ -375,6 +416,7 @@ async def _run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
 
 def side_by_side(results: list[dict[str, Any]]) -> str:
     rows = [
+        ("tree", lambda r: r["tree"]),
         ("nodes", lambda r: r["nodes"]),
         ("players", lambda r: r["players"]),
         ("actions/s", lambda r: r["actions_per_s"]),
@@ -383,6 +425,8 @@ def side_by_side(results: list[dict[str, Any]]) -> str:
         ("all seats p99 ms", lambda r: f"{r['all_seats_ms']['p99']:.1f}"),
         ("errors", lambda r: sum(r["errors"].values())),
         ("server CPU (cores)", lambda r: r["server_cpu_share"]),
+        ("CPU ms/accepted", lambda r: r["server_cpu_ms_per_accepted"]),
+        ("load average (1m)", lambda r: r["load_average"][0]),
         ("Redis cmds/action", lambda r: r["redis_cmds_per_action"]),
         ("PG commits/action", lambda r: r["pg_commits_per_action"]),
     ]
@@ -412,12 +456,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--cluster-of-one", action="store_true", help="with --nodes 1: one node with --redis (not plain)"
     )
+    parser.add_argument(
+        "--trees", default="", help="checkouts to serve from, one run each, side by side (.,/tmp/old)"
+    )
+    parser.add_argument("--profile", default=None, help="py-spy: a flame graph (.svg) or speedscope (.json)")
     args = parser.parse_args(argv)
     results = []
+    trees = [t for t in args.trees.split(",") if t] or [None]
     for n in [int(x) for x in str(args.nodes).split(",")]:
-        result = asyncio.run(run(args, n))
-        print(json.dumps(result, indent=2), flush=True)
-        results.append(result)
+        for tree in trees:
+            args.tree = None if tree in (None, ".") else tree
+            result = asyncio.run(run(args, n))
+            result["tree"] = tree or "."
+            print(json.dumps(result, indent=2), flush=True)
+            results.append(result)
     if len(results) > 1:
         print(side_by_side(results))
     return 0

@@ -223,3 +223,46 @@ def test_malformed_messages_are_coded(text: str, code: ErrorCode) -> None:
     with pytest.raises(ProtocolError) as caught:
         parse_client(text)
     assert caught.value.code is code
+
+
+@pytest.mark.parametrize(
+    ("preset", "seed"), [("official", 1), ("house", 2), ("no-mercy", 3), ("partners", 4)]
+)
+def test_views_and_events_sent_are_the_engines_own(preset: str, seed: int) -> None:
+    """The actor shares the public part of the views and each event's dict between seats: what it
+    sends every seat (and a spectator) is exactly ``PlayerView.to_dict()`` and ``Event.to_dict()``
+    at every step of whole rounds."""
+    import random
+
+    from unotable.server.entries import Dealt, Seated, Started
+    from unotable.server.ids import token_hash
+
+    seats = 4
+    actor = TableActor("t" * 16, new_table_doc(TableSettings(preset=preset, seats=seats), new_token()))
+    for s in range(seats):
+        actor.apply(Seated(s, f"P{s}", token_hash(str(s))), 0.0)
+    actor.apply(Started(seed), 0.0)
+    rng = random.Random(seed)
+    sent_from = dict.fromkeys([*range(seats), None], 0)
+    for _ in range(600):
+        game = actor.game
+        assert game is not None
+        table = game.table_info(actor.names())
+        for seat in [*range(seats), None]:
+            role = Role(seat)
+            want = game.spectator_view(table).to_dict() if seat is None else game.view(seat, table).to_dict()
+            assert actor.view_for(role) == want
+            since = sent_from[seat]
+            assert actor.events_for(role, since) == [e.to_dict() for e in game.events_since(since, seat)]
+            sent_from[seat] = game.last_seq
+        if game.phase.name == "MATCH_OVER":
+            break
+        if game.phase.name == "ROUND_OVER":
+            actor.apply(Dealt(), 0.0)
+            continue
+        movers = [s for s in range(seats) if game.legal_actions_for(s)]
+        seat = rng.choice(movers)
+        action = rng.choice(list(game.legal_actions_for(seat)))
+        decision = actor.decide(Role(seat), msg(type="act", action=str(action)), 0.0)
+        assert decision is not None
+        actor.apply(decision.entry, 0.0)

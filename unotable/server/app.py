@@ -334,13 +334,13 @@ async def _read(hub: Hub, conn: Conn, ws: WebSocket) -> None:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(message.get("code", 1000))
+        if not conn.messages.allow():  # every frame counts, refused ones too
+            why = f"at most {LIMITS.messages_per_second:g} messages per second"
+            hub.refuse(conn, ErrorCode.RATE_LIMITED, why)
+            continue
         text = message.get("text")
         if text is None:  # a binary frame
             hub.refuse(conn, ErrorCode.MALFORMED, "messages are JSON text")
-            continue
-        if not conn.messages.allow():
-            why = f"at most {LIMITS.messages_per_second:g} messages per second"
-            hub.refuse(conn, ErrorCode.RATE_LIMITED, why)
             continue
         try:
             msg = parse_client(text)

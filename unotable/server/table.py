@@ -6,8 +6,9 @@ command becomes a *log entry* (:mod:`unotable.server.entries`: a frozen value ho
 needed to apply it again; tokens are hashed first, seeds drawn first). The hub persists the entry,
 then applies it (:meth:`TableActor.apply`) and the outbox (:mod:`unotable.server.outbox`) sends
 every connection its own update from :meth:`TableActor.view_for` and :meth:`TableActor.events_for`:
-the engine's view and the events its seat may see (``Game.view``, ``Game.events_since``), never
-rebuilt here. Rebuilding a table after a crash is replaying its entries through
+the engine's view and the events its seat may see (``Game.view``, ``Game.events_since``); the
+public part of the views and each event's dict are made once for every connection. Rebuilding a
+table after a crash is replaying its entries through
 :meth:`TableActor.apply`, so a table ends up exactly where it was.
 
 The lifecycle: ``waiting`` (players sit down, the host adds and removes bots, changes the
@@ -251,6 +252,10 @@ class TableActor:
         self.finished = False
         self._proposal: tuple[int, tuple[int, Action] | None] = (-1, None)
         self._static: tuple[int, TableInfo | None] = (-1, None)  # (seq, the engine's TableInfo)
+        self._public_key: tuple[int, ...] = ()
+        self._public_view: dict[str, Any] = {}
+        self._event_game = 0
+        self._event_dicts: dict[int, dict[str, Any]] = {}  # this game's events by seq, as dicts
 
     # -- what the clients see --------------------------------------------------------------------
 
@@ -293,22 +298,54 @@ class TableActor:
             self._static = (self.seq, info)
         return info
 
+    def _public(self, game: Game) -> dict[str, Any]:
+        """The spectator's view as a dict, made once per table state (every seat's view holds it)."""
+        key = (self.seq, self.games, game.last_seq, game.action_count)
+        if self._public_key != key:
+            self._public_view = game.spectator_view(self._table_info(game)).to_dict()
+            self._public_key = key
+        return self._public_view
+
     def view_for(self, role: Role) -> dict[str, Any] | None:
+        """The engine's view of ``role``'s seat (the spectator's for None) as a JSON-ready dict,
+        equal to ``Game.view(seat).to_dict()``: the public part is the engine's spectator view,
+        made once per table state for every seat; the seat's own part is what ``PlayerView`` adds
+        to it, read from the engine (its hand, the card it drew, its legal actions). A test checks
+        the two against each other at every step of whole games."""
         game = self.game
         if game is None:
             return None
-        table = self._table_info(game)
-        if role.seat is None:
-            return game.spectator_view(table).to_dict()
-        return game.view(role.seat, table).to_dict()
+        out = dict(self._public(game))
+        seat = role.seat
+        if seat is None:
+            return out
+        drawn = game.drawn_card if game.phase is Phase.PLAY_DRAWN and game.active_seat == seat else None
+        out["seat"] = seat
+        out["hand"] = [str(c) for c in game.hand(seat)]
+        out["drawn_card"] = None if drawn is None else str(drawn)
+        legal = game.legal_actions_for(seat) if game.phase < Phase.ROUND_OVER else ()
+        out["legal"] = [str(a) for a in legal]
+        return out
 
     def static(self) -> dict[str, Any] | None:
         return None if self.game is None else self._table_info(self.game).to_dict()
 
     def events_for(self, role: Role, since: int) -> list[dict[str, Any]]:
-        if self.game is None:
+        """The game's events after ``since`` that ``role``'s seat may see, as dicts (each event's
+        dict is made once, whoever it is sent to: ``Event.to_dict`` knows no viewer)."""
+        game = self.game
+        if game is None:
             return []
-        return [e.to_dict() for e in self.game.events_since(since, role.seat)]
+        if self._event_game != self.games:
+            self._event_game, self._event_dicts = self.games, {}
+        cache = self._event_dicts
+        out = []
+        for e in game.events_since(since, role.seat):
+            doc = cache.get(e.seq)
+            if doc is None:
+                doc = cache[e.seq] = e.to_dict()
+            out.append(doc)
+        return out
 
     def record(self, match: int | None = None) -> Record | None:
         """A finished match's record with its seed (the seed is secret until the match is over):
