@@ -132,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list and args_list[0] == "review":
         from unotable.bots.review import main as review_main
 
-        return review_main(args_list[1:])
+        return review_main(args_list[1:], find=find_record)
     if args_list and args_list[0] in ("serve", "join"):
         return _online(args_list[0], args_list[1:])
     parser = build_parser()

@@ -52,6 +52,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from unotable.actions import CALL_UNO, CATCH, Action
@@ -291,7 +292,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Judge one seat's decisions in a game record from what that seat could see, and "
                     "list those that cost the most win chance, with the better action.",
     )
-    p.add_argument("record", metavar="RECORD.json", help="the record file ('-' for standard input)")
+    p.add_argument("record", metavar="RECORD.json",
+                   help="the record file ('-' for standard input), or the name of a kept record")
     p.add_argument("--seat", type=int, required=True, metavar="N", help="the seat whose decisions to judge")
     p.add_argument("--worlds", type=int, default=DEFAULT_WORLDS,
                    help=f"worlds sampled per decision (default {DEFAULT_WORLDS})")
@@ -303,19 +305,18 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``unotable review``: parse ``argv``, review the record, print the report; returns an exit code."""
+def main(argv: Sequence[str] | None = None, find: Callable[[str], Path] = Path) -> int:
+    """``unotable review``: parse ``argv``, review the record, print the report; returns an exit code.
+
+    ``find`` turns the RECORD argument into a path (``unotable`` passes the lookup of its kept
+    records, as ``unotable replay`` does, so that a kept record's name works too)."""
     parser = build_parser()
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     try:
-        if args.record == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.record, encoding="utf-8") as f:
-                text = f.read()
+        text = sys.stdin.read() if args.record == "-" else find(args.record).read_text(encoding="utf-8")
     except OSError as exc:
         print(f"unotable review: error: cannot read {args.record}: {exc.strerror or exc}", file=sys.stderr)
         return 1
