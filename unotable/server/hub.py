@@ -121,10 +121,17 @@ class Hub:
     # -- the loop ------------------------------------------------------------------------------
 
     async def _run(self) -> None:
+        queue = self.queue
         while True:
             timeout = self.link.timeout(self.actor.next_due())
-            try:
-                cmd = await asyncio.wait_for(self.queue.get(), timeout)
+            try:  # (no wait_for: it makes a task per command)
+                if not queue.empty():
+                    cmd = queue.get_nowait()
+                elif timeout is None:
+                    cmd = await queue.get()
+                else:
+                    async with asyncio.timeout(timeout):
+                        cmd = await queue.get()
             except TimeoutError:
                 await self.link.tick()
                 due = self.actor.next_due()

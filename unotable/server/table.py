@@ -242,7 +242,7 @@ class TableActor:
         self.past: list[Record] = []  # the records of the matches before a rematch, in order
         self.bots: dict[int, Bot] = {}
         self.bot_rngs: dict[int, random.Random] = {}
-        self._fed = 0
+        self._fed: dict[int, int] = {}  # seat -> the game's last event seq its bot has observed
         self._game_seq_at: list[tuple[int, int]] = [(0, 0)]  # per table seq: (game number, game's last_seq)
         self.spectators = 0
         self.changed_at = 0.0
@@ -549,7 +549,7 @@ class TableActor:
             self.bots[i] = make_bot(level)
             self.bot_rngs[i] = random.Random(derive_seed(bot_seed, i))
             s.timeouts = 0
-        self._fed = 0
+        self._fed = {}
         self.status = TableStatus.PLAYING
         self.finished = False
         self._feed()
@@ -587,18 +587,21 @@ class TableActor:
         self._game_seq_at.append((self.games, game.last_seq if game is not None else 0))
 
     def _feed(self) -> None:
-        """Bots follow the public record of their seat (the events it may see)."""
+        """The bots that play now follow the record of their seat (the events it may see). A
+        player's stand-in is fed only once it plays (autopilot, a player who left): then it
+        catches up with the whole game's events of its seat, in order, at once."""
         game = self.game
         if game is None:
             return
-        new_all = game.events_since(self._fed, ALL)
-        self._fed = game.last_seq
-        if not new_all:
-            return
-        for seat, bot in self.bots.items():
-            observe = getattr(bot, "observe", None)
+        last = game.last_seq
+        for seat in self.controlled():
+            since = self._fed.get(seat, 0)
+            if since == last:
+                continue
+            self._fed[seat] = last
+            observe = getattr(self.bots[seat], "observe", None)
             if observe is not None:
-                mine = [e for e in new_all if e.visible_to(seat)]
+                mine = [e for e in game.events_since(since, ALL) if e.visible_to(seat)]
                 if mine:
                     observe(mine)
 
