@@ -20,6 +20,7 @@ STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_PLAY := $(VENV)/.stamp-play
 STAMP_SERVE := $(VENV)/.stamp-serve
 STAMP_BENCH := $(VENV)/.stamp-bench
+STAMP_NATIVE := $(VENV)/.stamp-native
 ARGS ?=
 
 # Paths to lint that exist in this checkout (git keeps no empty folders).
@@ -57,6 +58,13 @@ $(STAMP_BENCH): pyproject.toml $(STAMP_DEV)
 	$(PIP) install -e '.[bench]'
 	@touch $@
 
+# The native core (native/, its own distribution unotable-native: C++17, nanobind, scikit-build-core
+# from PyPI) is built into .venv for the tests; tests/native skips when it is not built.
+NATIVE_SOURCES := $(wildcard native/pyproject.toml native/CMakeLists.txt native/src/*)
+$(STAMP_NATIVE): $(NATIVE_SOURCES) $(STAMP_DEV)
+	$(PIP) install -e native/
+	@touch $@
+
 venv: $(STAMP_DEV)
 
 lint: venv
@@ -71,7 +79,7 @@ typecheck: venv
 # says what to install.
 BROWSER_TOOLS := chromium:chromium firefox-esr:firefox-esr WebKitWebDriver:webkit2gtk-driver Xvfb:xvfb
 
-test: venv
+test: venv $(STAMP_NATIVE)
 	@missing=; for tool in $(BROWSER_TOOLS); do command -v $${tool%%:*} >/dev/null || missing="$$missing $${tool#*:}"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" != 0 ]; then echo "make test: the browser tests need$$missing; run 'sudo apt-get install$$missing' or make test as root" >&2; exit 1; fi; \
