@@ -46,6 +46,60 @@ def no_missing_strings(page: Page) -> None:
     assert not raw, f"raw keys on the page: {raw[:10]}"
 
 
+def close_all(pages: list[Page], errors: list[str]) -> None:
+    """Each page has every string it shows; close them; no page logged an error."""
+    for page in pages:
+        no_missing_strings(page)
+        page.context.close()
+    assert not errors, errors
+
+
+def play_card(page: Page, card: str, uno: bool = False) -> None:
+    """Play a card from the hand as a person does: tap it to choose it, then tap it again (or,
+    with ``uno``, tap the large UNO control that plays it with the call)."""
+    page.click(f".hand .card.playable[data-card='{card}']")
+    if uno:
+        page.click("#uno-play")
+    else:
+        page.click(f".hand .card.selected[data-card='{card}']")
+
+
+def three_friends(browser: Any, server: str, preset: str, target: int, errors: list[str],
+                  viewports: tuple[dict[str, int], ...] | None = None) -> list[Page]:
+    """Ann creates a 3-seat table on the landing page (English); Bo (Arabic) and Cy (Hebrew) join
+    by its link; Ann starts. By default Ann and Cy at 1280x800, Bo on a phone."""
+    sizes = viewports or (LAPTOP, PHONE, LAPTOP)
+    ann = new_page(browser, "en-US", sizes[0], errors)
+    ann.goto(server + "/")
+    ann.wait_for_selector("#create-form")
+    ann.select_option("#preset", preset)
+    ann.select_option("#seats", "3")
+    ann.select_option("#bots", "0")
+    ann.select_option("#timer", "0")
+    ann.fill("#target", str(target))
+    ann.click("#create-btn")
+    ann.wait_for_selector("#share-link")
+    link = ann.input_value("#share-link")
+    ann.click("#open-table")
+    ann.wait_for_selector(".waiting")
+    pages = [ann]
+    for page, name in ((ann, "Ann"), (new_page(browser, "ar", sizes[1], errors), "Bo"),
+                       (new_page(browser, "he", sizes[2], errors), "Cy")):
+        if page is not ann:
+            page.goto(link)
+            page.wait_for_selector(".waiting")
+            page.wait_for_function(
+                "n => document.querySelectorAll('.seat-row.kind-empty').length === 3 - n", arg=len(pages)
+            )
+            pages.append(page)
+        page.fill("#my-name", name)
+        page.click("button.sit >> nth=0")
+        page.wait_for_selector(".seat-row.me")
+    ann.wait_for_function("document.querySelectorAll('.seat-row.kind-human').length === 3")
+    ann.click("#start")
+    for page in pages:
+        page.wait_for_selector(".hand .card")
+    return pages
 
 
 def wait_ready(url: str, seconds: float = 20.0) -> None:

@@ -6,6 +6,7 @@ Playwright drives Debian's chromium (``/usr/bin/chromium``, installed by ``make 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -26,6 +27,7 @@ except ImportError:  # pragma: no cover - playwright is in the dev extra
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser_helpers import wait_ready
+from positions import POSITIONS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -75,6 +77,32 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.wait(10)
         except subprocess.TimeoutExpired:  # pragma: no cover
             proc.kill()
+
+
+@pytest.fixture(scope="session")
+def positioned_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real server, started by position_server.py: a table whose target score names one of
+    positions.py's positions starts from it."""
+    data = tmp_path_factory.mktemp("web-positions")
+    path = data / "positions.json"
+    path.write_text(json.dumps(POSITIONS))
+    launcher = Path(__file__).with_name("position_server.py")
+    proc = subprocess.Popen(
+        [sys.executable, str(launcher), "--port", "0", "--data-dir", str(data), "--bot-pause", "0.3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "UNOTABLE_TEST_POSITIONS": str(path)},
+    )
+    assert proc.stdout is not None
+    match = re.search(r"http://[\d.]+:\d+", proc.stdout.readline())
+    assert match
+    wait_ready(match.group(0))
+    try:
+        yield match.group(0)
+    finally:
+        proc.terminate()
+        proc.wait(10)
 
 
 @pytest.fixture(scope="session")

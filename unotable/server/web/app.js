@@ -4,7 +4,9 @@
 import { initialLang, onLangChange, setLang } from "./i18n.js";
 import { renderLanding } from "./landing.js";
 import { Connection, store } from "./net.js";
+import { checkServer, registerWorker } from "./pwa.js";
 import { renderRules } from "./rules.js";
+import { played } from "./sound.js";
 import { TablePage } from "./table.js";
 
 async function main() {
@@ -13,6 +15,8 @@ async function main() {
   await setLang(initialLang(), false);
   select.value = document.documentElement.lang;
   select.addEventListener("change", () => setLang(select.value));
+  registerWorker();
+  checkServer();
 
   if (location.pathname === "/rules") {
     document.getElementById("help-link").setAttribute("aria-current", "page");
@@ -45,7 +49,7 @@ async function main() {
     page.setConn(conn.state);
     page.render();
   });
-  window.unotable = { conn, page }; // for the browser tests and the curious
+  window.unotable = { conn, page, sounds: played }; // for the browser tests and the curious
   conn.open();
 }
 

@@ -1,10 +1,11 @@
-// Cards and actions in the engine's notation (README, "Card notation", "Action notation"), and the
-// card as the page draws it: a symbol, a color letter and a shape (for color-blind players), and
-// an ARIA label in words.
+// The card as the page draws it (notation.js reads the notation): a symbol, a color letter and a
+// shape (for color-blind players), an ARIA label in words, and lists of cards in words.
 
 import { t } from "./i18n.js";
+import { COLORS, parseAction, parseCard, sortKey } from "./notation.js";
 
-export const COLORS = ["R", "Y", "G", "B"];
+export { COLORS, parseAction, parseCard, sortKey };
+
 /** A shape per color, printed next to its letter, so that no card depends on hue alone. */
 export const SHAPES = { R: "●", Y: "▲", G: "■", B: "◆" };
 
@@ -12,15 +13,6 @@ const SYMBOLS = {
   S: "⊘", R: "⇄", D2: "+2", D4: "+4", SE: "⊘⊘", DA: "⇊",
   W: "W", W4: "+4", WS: "⇆", WX: "⤨", WC: "✎", WB: "✎", WR4: "⇄+4", W6: "+6", W10: "+10", WCR: "◎",
 };
-const RANK_ORDER = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "D2", "D4", "SE", "DA"];
-const WILD_ORDER = ["W", "WC", "WB", "WS", "WX", "W4", "WR4", "W6", "W10", "WCR"];
-
-/** {code, color, rank, wild} of a card in notation ("R7", "BD2", "W4"). */
-export function parseCard(code) {
-  const c = String(code).toUpperCase();
-  if (c.startsWith("W")) return { code: c, color: null, rank: c, wild: true };
-  return { code: c, color: c[0], rank: c.slice(1), wild: false };
-}
 
 export function symbolOf(code) {
   const { rank } = parseCard(code);
@@ -36,28 +28,17 @@ export function cardName(code) {
   return t("card.colored", { color: t(`color.${card.color}`), rank });
 }
 
-/** Sort key: by color (R, Y, G, B, then wilds), then rank. */
-export function sortKey(code) {
-  const card = parseCard(code);
-  if (card.wild) return 400 + WILD_ORDER.indexOf(card.rank);
-  return COLORS.indexOf(card.color) * 100 + RANK_ORDER.indexOf(card.rank);
-}
-
-/** An action in notation as {kind, card, color, target, uno}. */
-export function parseAction(text) {
-  const s = String(text);
-  if (s === "draw" || s === "pass" || s === "accept" || s === "challenge" || s === "uno") return { kind: s };
-  if (s.startsWith("catch:")) return { kind: "catch", target: Number(s.slice(6)) };
-  const m = /^(?:(color):)?([A-Z0-9]+?)(?::([RYGB]))?(?:>(\d+))?(!)?$/.exec(s);
-  if (!m) return { kind: "unknown", text: s };
-  if (m[1]) return { kind: "color", color: m[2], target: m[4] === undefined ? null : Number(m[4]) };
-  return {
-    kind: "play",
-    card: m[2],
-    color: m[3] ?? null,
-    target: m[4] === undefined ? null : Number(m[4]),
-    uno: Boolean(m[5]),
-  };
+/**
+ * Cards in words as a list in the current language ("Red 2, Yellow 9 and Wild"): each name is
+ * isolated (FSI ... PDI) so that a right-to-left sentence keeps the list's order and its commas.
+ */
+export function cardList(codes, lang) {
+  const names = codes.map((c) => `\u2068${cardName(c)}\u2069`);
+  try {
+    return new Intl.ListFormat(lang, { style: "long", type: "unit" }).format(names);
+  } catch {
+    return names.join(", ");
+  }
 }
 
 /** A card element: a <button> when it may be acted on, else a <div>. */

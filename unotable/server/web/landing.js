@@ -7,6 +7,7 @@ import { num, t } from "./i18n.js";
 import { store } from "./net.js";
 import { BOT_LEVELS, defaultTarget, houseSwitches, PRESETS } from "./options.js";
 import { qrSvg } from "./qr.js";
+import { reachable } from "./state.js";
 
 export { BOT_LEVELS, PRESETS };
 
@@ -150,7 +151,17 @@ export function shareBox(url, { compact = false, id = null } = {}) {
   const code = qr && (compact
     ? h("details", { class: "qr-box", "data-key": `qr-${name}` }, h("summary", { text: t("share.show_qr") }), qr)
     : h("div", { class: "qr-box" }, qr, h("span", { class: "hint", text: t("share.scan") })));
-  return h("div", { class: "share-box" }, input, h("div", { class: "row" }, copy, share), status, code);
+  // a link to 127.0.0.1 or localhost reaches only this computer: say so, and how to share instead
+  let host = "";
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    host = location.hostname;
+  }
+  const local = !id && !reachable(host)
+    ? h("p", { class: "warn", id: `${name}-local`, role: "note" }, h("strong", { text: t("share.local_only") }), " ", t("share.local_hint"))
+    : null;
+  return h("div", { class: "share-box" }, local, input, h("div", { class: "row" }, copy, share), status, code);
 }
 
 function renderShare(root, doc) {

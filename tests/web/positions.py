@@ -1,0 +1,32 @@
+"""Positions the browser tests start from (tests/web/position_server.py): target score -> position.
+
+A table created with one of these target scores starts from that position (with the table's own
+rule set); seat 0 is Ann, 1 Bo, 2 Cy (three_friends in browser_helpers.py sits them so).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+BASE = {"fill": "draw", "dealer": 2, "active": 0}
+POSITIONS: dict[str, dict[str, Any]] = {
+    # the top card is R5 in each
+    "11": {**BASE, "hands": [["W4", "R1", "G7"], ["Y3", "Y4", "B5"], ["G3", "G4", "B6"]], "discard": ["R5"]},
+    "12": {**BASE, "hands": [["R1", "R2"], ["Y3", "Y4", "B5"], ["G3", "G4", "B6"]], "discard": ["R5"]},
+    "13": {**BASE, "hands": [["R7", "G1", "B2"], ["Y3", "Y4", "B5"], ["G3", "G4", "B6", "Y9"]],
+           "discard": ["R5"]},
+    "14": {**BASE, "hands": [["R6", "RD2", "B2"], ["GD2", "Y3", "Y4"], ["R6", "Y9", "G3"]],
+           "discard": ["R5"]},
+    "15": {**BASE, "hands": [["WCR", "G1", "B2"], ["Y3", "Y4", "B5"], ["G3", "G4", "B6"]], "discard": ["R5"],
+           "draw": ["Y7", "G9"]},
+    # a skip, then a reverse: each a banner
+    "16": {**BASE, "hands": [["RS", "G1", "B2"], ["Y3", "RR", "B5"], ["G3", "G4", "B6"]], "discard": ["R5"]},
+    # a long hand (No Mercy sizes): 26 cards for Ann
+    "17": {**BASE, "hands": [
+        ["R1", "R2", "R3", "R4", "R6", "R7", "R8", "R9", "Y1", "Y2", "Y3", "Y4", "Y6",
+         "G1", "G2", "G3", "G4", "G6", "B1", "B2", "B3", "B4", "B6", "B7", "W", "W4"],
+        ["Y7", "Y8", "B5"], ["G7", "G8", "B8"]], "discard": ["R5"]},
+    # a Wild Draw Four that Ann may play while holding red (guilty if challenged), for the log's list
+    "18": {**BASE, "hands": [["W4", "R1", "G7", "B9"], ["Y3", "Y4", "B5"], ["G3", "G4", "B6"]],
+           "discard": ["R5"]},
+}

@@ -1,0 +1,100 @@
+// The player's hand: an overlapping fan that fits the width (a 7-card hand whole on a 360 px
+// phone; from about 20 cards it takes a second row), sorted by color, playable cards raised.
+// Tap a card to choose it, tap it again (or drag it up) to play it; a keyboard plays the focused
+// card with Enter (and U plays it with the UNO call). Every card stays a button with its name.
+
+import { cardElement, cardName, sortKey } from "./cards.js";
+import { h } from "./dom.js";
+import { currentLang, t } from "./i18n.js";
+import { leavesOne } from "./state.js";
+import { nameOf } from "./words.js";
+
+const DRAG_UP = 36; // px a card is dragged upwards to be played
+
+export function renderHand(page, v, legal) {
+  const state = page.state;
+  const me = state.you.seat;
+  const playable = new Set(legal.filter((a) => a.kind === "play").map((a) => a.card));
+  const cards = [...v.hand].map((code, i) => ({ code, i })).sort((a, b) => sortKey(a.code) - sortKey(b.code) || a.i - b.i);
+  const hand = h("div", {
+    class: `hand${cards.length > 14 ? " many" : ""}`, role: "toolbar", "aria-label": t("hand.label", { n: cards.length }),
+    "aria-orientation": "horizontal", style: `--cards:${cards.length}`,
+  });
+  const seen = {};
+  let focusable = null;
+  for (const { code } of cards) {
+    seen[code] = (seen[code] || 0) + 1;
+    const key = `card-${code}-${seen[code]}`;
+    const el = cardElement(code, { button: true });
+    const ok = playable.has(code);
+    el.dataset.key = key;
+    el.setAttribute("tabindex", "-1");
+    if (ok) {
+      const chosen = state.selected === key;
+      el.classList.add("playable");
+      if (chosen) el.classList.add("selected");
+      el.setAttribute("aria-pressed", chosen ? "true" : "false");
+      el.setAttribute("aria-label", t(chosen ? "hand.chosen" : "hand.playable", { card: cardName(code) }));
+      wireCard(page, el, code, key);
+    } else {
+      el.setAttribute("aria-disabled", "true");
+      el.addEventListener("click", () => page.dispatch({ type: "ui/error", error: { text: t("hand.not_playable", { card: cardName(code) }) } }));
+    }
+    if (v.drawn_card === code) el.classList.add("drawn");
+    if (focusable === null && ok) focusable = el;
+    hand.append(h("span", { class: "slot" }, el));
+  }
+  const all = hand.querySelectorAll(".card");
+  (focusable || all[0])?.setAttribute("tabindex", "0");
+  const header = h("div", { class: "hand-head" },
+    h("span", { class: "me-name", text: nameOf(state, me) }),
+    h("span", { class: "count", text: t("seat.cards", { n: v.hand.length }) }),
+    h("span", { class: "score", text: t("seat.score", { n: v.scores[me] }) }),
+    v.called[me] ? h("span", { class: "badge uno", text: t("seat.uno") }) : null,
+    v.exposed[me] ? h("span", { class: "badge exposed", text: t("seat.exposed") }) : null,
+    h("span", { class: "keys hint", text: t("hand.keys") }));
+  return h("div", { class: "hand-wrap", "data-lang": currentLang() }, header, hand);
+}
+
+function wireCard(page, el, code, key) {
+  let down = null;
+  let dragged = false;
+  el.addEventListener("pointerdown", (ev) => {
+    down = { x: ev.clientX, y: ev.clientY };
+    dragged = false;
+    try {
+      el.setPointerCapture(ev.pointerId); // the card hears the release wherever the finger ends
+    } catch {
+      // no capture: a release over the card itself still counts
+    }
+  });
+  el.addEventListener("pointerup", (ev) => {
+    if (!down) return;
+    const dy = ev.clientY - down.y;
+    down = null;
+    if (dy < -DRAG_UP) {
+      dragged = true;
+      page.playCard(code, false);
+    }
+  });
+  el.addEventListener("click", () => {
+    if (dragged) {
+      dragged = false;
+      return;
+    }
+    if (page.state.selected === key) page.playCard(code, false);
+    else page.dispatch({ type: "ui/select", key, card: code });
+  });
+  el.addEventListener("keydown", (ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      ev.stopPropagation();
+      page.playCard(code, false);
+    } else if (ev.key.toLowerCase() === "u" && leavesOne(page.legal(), code)) {
+      ev.preventDefault();
+      ev.stopPropagation();
+      page.playCard(code, true);
+    }
+  });
+}
