@@ -1883,14 +1883,14 @@ def test_the_handshake(server: ServerProc) -> None:
         created = await create_table(server, preset="official", seats=2, bots=[None, "random"])
         table = created["table"]
         async with connect(f"{server.ws_base}/ws/{'x' * 16}") as ws:
-            first = json.loads(await ws.recv())  # (said at once, before any hello)
+            first = check_frame(await ws.recv())  # (said at once, before any hello)
             assert first["type"] == "error" and first["code"] == "invalid"
             with pytest.raises(ConnectionClosed):
                 await ws.recv()
             assert ws.close_code == 4004
         async with connect(f"{server.ws_base}/ws/{table}") as ws:
             await ws.send(json.dumps({"type": "ping"}))
-            first = json.loads(await ws.recv())
+            first = check_frame(await ws.recv())
             assert first["type"] == "error" and first["code"] == "malformed"
             with pytest.raises(ConnectionClosed):
                 await ws.recv()

@@ -14,6 +14,9 @@ from typing import Any
 
 import websockets
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from frames import check_frame
+
 
 def _start(data: Path) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
@@ -43,10 +46,10 @@ def _get(url: str) -> Any:
 async def _play_to_the_end(ws_url: str, host: str) -> None:
     async with websockets.connect(ws_url) as ws:
         await ws.send(json.dumps({"type": "hello", "host_token": host}))
-        await ws.recv()
+        check_frame(await ws.recv())
         await ws.send(json.dumps({"type": "start"}))
         while True:
-            msg = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            msg = check_frame(await asyncio.wait_for(ws.recv(), 60))
             if (msg.get("table") or {}).get("status") == "match_over":
                 return
 
@@ -54,10 +57,10 @@ async def _play_to_the_end(ws_url: str, host: str) -> None:
 async def _rematch(ws_url: str, host: str) -> tuple[str, str]:
     async with websockets.connect(ws_url) as ws:
         await ws.send(json.dumps({"type": "hello", "host_token": host}))
-        welcome = json.loads(await ws.recv())
+        welcome = check_frame(await ws.recv())
         await ws.send(json.dumps({"type": "rematch"}))
         while True:
-            msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            msg = check_frame(await asyncio.wait_for(ws.recv(), 30))
             if msg["type"] == "update" and msg.get("table"):
                 return welcome["table"]["status"], msg["table"]["status"]
 

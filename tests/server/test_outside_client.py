@@ -31,6 +31,7 @@ from websockets.asyncio.client import connect  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from frames import check_frame  # noqa: E402
 from test_app import (  # noqa: E402
     BACKENDS,
     Client,
@@ -50,7 +51,7 @@ async def _answer(ws: Any, msg: dict[str, Any] | str) -> dict[str, Any]:
     """Send ``msg`` and the first frame that is no presence notice."""
     await ws.send(msg if isinstance(msg, str) else json.dumps(msg))
     while True:
-        got: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        got = check_frame(await asyncio.wait_for(ws.recv(), 10))
         if got["type"] not in ("presence", "update"):
             return got
 
