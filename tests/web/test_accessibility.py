@@ -31,7 +31,8 @@ def axe_source() -> str:
         if npm is None:
             pytest.skip("npm is not installed (axe-core comes from the npm registry)")
         done = subprocess.run(
-            [npm, "install", "--no-save", "--no-package-lock", "--prefix", str(PREFIX), f"axe-core@{AXE_VERSION}"],
+            [npm, "install", "--no-save", "--no-package-lock", "--prefix", str(PREFIX),
+             f"axe-core@{AXE_VERSION}"],
             capture_output=True, text=True, timeout=300, check=False,
         )
         if done.returncode != 0 or not AXE.exists():
@@ -45,7 +46,8 @@ def serious(page: Page, axe: str) -> list[Any]:
     found = page.evaluate("""async () => {
       const r = await axe.run(document, { resultTypes: ['violations'] });
       return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+        .map((v) => ({ id: v.id, impact: v.impact,
+                       nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
     }""")
     return list(found)
 

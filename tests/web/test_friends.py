@@ -286,6 +286,26 @@ def test_card_lists_in_the_log_are_isolated_and_in_the_languages_list_form(
     close_all([ann, bo, cy], errors)
 
 
+# -- history survives a reload --------------------------------------------------------------------
+
+
+def test_the_log_and_the_chat_survive_a_reload(positioned_server: str, browser: Any) -> None:
+    errors: list[str] = []
+    ann, bo, cy = three_friends(browser, positioned_server, "official", 16, errors)
+    play_card(ann, "RS")  # Bo is skipped
+    bo.wait_for_function("window.unotable.page.log.some((l) => l.e.type === 'skipped')")
+    bo.fill("#chat-input", "nice one")
+    bo.press("#chat-input", "Enter")
+    ann.wait_for_selector("#chat-list li")
+    lines = ann.eval_on_selector_all("#log li", "els => els.map((e) => e.textContent)")
+    ann.reload()
+    ann.wait_for_selector(".play")
+    ann.wait_for_selector("#log li")
+    assert ann.eval_on_selector_all("#log li", "els => els.map((e) => e.textContent)") == lines
+    assert "nice one" in ann.inner_text("#chat-list")
+    close_all([ann, bo, cy], errors)
+
+
 # -- autopilot, rules, share warning, taken-over pill ----------------------------------------------
 
 

@@ -26,6 +26,7 @@ from pydantic import BaseModel
 from unotable.server.entries import Acted, ActedBy, Chatted, Entry, Rematched, Started
 from unotable.server.protocol import (
     LIMITS,
+    ChatLine,
     ChatOut,
     CloseCode,
     ErrorCode,
@@ -144,6 +145,8 @@ def welcome(actor: TableActor, conn: Conn, last_seq: int | None, now: float) -> 
         static=actor.static(),
         view=actor.view_for(conn.role),
         events=events,
+        history=actor.round_history(conn.role) if actor.game is not None else [],
+        chat=[ChatLine.model_construct(seat=c.seat, name=c.name, text=c.text) for c in actor.chat_log],
     )
     conn.send(msg, actor.seq)
 

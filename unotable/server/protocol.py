@@ -311,6 +311,14 @@ class You(BaseModel):
     host: bool = Field(description="whether it holds the host token")
 
 
+class ChatLine(BaseModel):
+    """A chat line kept by the table (a welcome carries the latest)."""
+
+    seat: int | None
+    name: str
+    text: str
+
+
 class Welcome(_Out):
     type: Literal["welcome"]
     you: You
@@ -319,6 +327,10 @@ class Welcome(_Out):
     static: dict[str, Any] | None = Field(description="the engine's TableInfo: ruleset, seats, names")
     view: dict[str, Any] | None = Field(description="the seat's (or the spectator's) live view")
     events: list[dict[str, Any]] = Field(description="game events missed since last_seq, in order")
+    history: list[dict[str, Any]] | None = Field(
+        default=None, description="the current round's events this client may see, in order (its log)"
+    )
+    chat: list[ChatLine] | None = Field(default=None, description="the table's latest chat lines, oldest 1st")
 
 
 class Update(_Out):

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,6 +119,10 @@ class Seat:
         return (self.kind, self.name, self.level, self.kind is SeatKind.BOT or self.connections > 0,
                 self.autopilot)
 
+
+CHAT_KEPT = 100
+HISTORY_KEPT = 200
+"""The chat lines a table keeps for the welcome of a client that comes (back) in."""
 
 TIMING_LIMITS = {"turn_seconds": 600.0, "bot_pause": 3600.0, "round_pause": 86400.0}
 """The most seconds a table's timings may be (the turn timer's is the protocol's; 0: none)."""
@@ -256,6 +261,7 @@ class TableActor:
         self._public_view: dict[str, Any] = {}
         self._event_game = 0
         self._event_dicts: dict[int, dict[str, Any]] = {}  # this game's events by seq, as dicts
+        self.chat_log: deque[Chatted] = deque(maxlen=CHAT_KEPT)  # the latest lines, for a welcome
 
     # -- what the clients see --------------------------------------------------------------------
 
@@ -329,6 +335,17 @@ class TableActor:
 
     def static(self) -> dict[str, Any] | None:
         return None if self.game is None else self._table_info(self.game).to_dict()
+
+    def round_history(self, role: Role) -> list[dict[str, Any]]:
+        """The current round's events that ``role`` may see, from its ``round_started`` on (the
+        whole match's when a round was not started yet); the last HISTORY_KEPT of them."""
+        events = self.events_for(role, 0)
+        start = 0
+        for i in range(len(events) - 1, -1, -1):
+            if events[i].get("type") == "round_started":
+                start = i
+                break
+        return events[start:][-HISTORY_KEPT:]
 
     def events_for(self, role: Role, since: int) -> list[dict[str, Any]]:
         """The game's events after ``since`` that ``role``'s seat may see, as dicts (each event's
@@ -517,7 +534,7 @@ class TableActor:
             self.settings = TableSettings.from_dict(dict(entry.settings))
             self.seats = (self.seats + [Seat() for _ in range(self.settings.seats)])[: self.settings.seats]
         elif isinstance(entry, Chatted):
-            pass
+            self.chat_log.append(entry)
         elif isinstance(entry, Started | Rematched):
             if isinstance(entry, Rematched) and self.game is not None:
                 self.past.append(Record.from_game(self.game, names=self.names()))
