@@ -3,6 +3,7 @@
 // The Python package unotable_native wraps this module (validation of rulesets, seeds and
 // positions stays in the reference engine's Python code, so their errors are the engine's own).
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -13,13 +14,18 @@
 
 #include "check.hpp"
 #include "core.hpp"
+#include "env.hpp"
+#include "policy.hpp"
 
 namespace nb = nanobind;
 using namespace uno;
 
 namespace {
 
-int get_int(const nb::dict& d, const char* key) {
+using StrDict = nb::typed<nb::dict, nb::str, nb::any>;
+using StrIntDict = nb::typed<nb::dict, nb::str, int>;
+
+int get_int(const StrDict& d, const char* key) {
     if (!d.contains(key)) throw std::invalid_argument(std::string("missing ruleset field ") + key);
     return nb::cast<int>(d[key]);
 }
@@ -47,13 +53,38 @@ int from_list(nb::handle obj, uint8_t* out, int cap, const char* what) {
     return k;
 }
 
+using I32Vec = nb::ndarray<int32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using U8Vec = nb::ndarray<uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using I8Vec = nb::ndarray<int8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using U8Mat = nb::ndarray<uint8_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+using F32Mat = nb::ndarray<float, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+
+uint64_t seed64(const Table& t) {
+    uint64_t s = t.seed_words[0];
+    if (t.seed_len > 1) s |= static_cast<uint64_t>(t.seed_words[1]) << 32;
+    return s;
+}
+
+void words_of(uint64_t seed, uint32_t* w, int* len) {
+    w[0] = static_cast<uint32_t>(seed);
+    w[1] = static_cast<uint32_t>(seed >> 32);
+    *len = w[1] ? 2 : 1;
+}
+
 struct Pool {
     Rules R;
     int seats;
     std::vector<Table> tables;
+    std::vector<Rng> prng;  // the built-in policies' RNG, one per table
+    uint8_t block[RULESET_SIZE];
+    int target_score;
+    std::vector<uint8_t> scratch_obs, scratch_mask;
 
-    Pool(int num_envs, int seats_, const nb::dict& cfg, const std::vector<int>& deck, const std::vector<int>& points)
+    Pool(int num_envs, int seats_, const StrDict& cfg, const std::vector<int>& deck, const std::vector<int>& points,
+         nb::bytes ruleset_block)
         : seats(seats_) {
+        if (ruleset_block.size() != RULESET_SIZE) throw std::invalid_argument("the ruleset block is 82 bytes");
+        std::memcpy(block, ruleset_block.c_str(), RULESET_SIZE);
         if (num_envs < 1) throw std::invalid_argument("num_envs must be at least 1");
         if (seats < 2 || seats > MAXS) throw std::invalid_argument("seats must be 2 to 10");
         if (deck.empty() || deck.size() > MAXC) throw std::invalid_argument("a deck holds 1 to 168 cards");
@@ -92,7 +123,11 @@ struct Pool {
         }
         for (int c = 0; c < NIDS; c++) R.points[c] = points[static_cast<size_t>(c)];
         R.compile();
+        target_score = get_int(cfg, "target_score");
         tables.resize(static_cast<size_t>(num_envs));
+        prng.resize(static_cast<size_t>(num_envs));
+        scratch_obs.resize(OBS_SIZE);
+        scratch_mask.resize(NUM_ACTIONS);
         std::vector<uint32_t> zero{0};
         for (auto& t : tables) Engine::init(t, seats, zero.data(), 1);
     }
@@ -131,23 +166,197 @@ struct Pool {
         Act a = mk(kind, card, color, target, uno);
         Verdict v = check_action(R, t, seat, a);
         if (v.code != E_OK) return {static_cast<int>(v.code), v.message};
-        Engine{R, t}.apply(seat, a);
+        act(t, seat, a);
         return {0, std::string()};
+    }
+
+    // An action applied as the env applies it: recorded in the public history, then resolved.
+    void act(Table& t, int seat, const Act& a) {
+        history_push(t, seat, a);
+        Engine{R, t}.apply(seat, a);
     }
 
     bool next_round(int i) {
         Table& t = at(i);
         if (t.phase != PH_ROUND_OVER) return false;
-        Engine{R, t}.next_round();
+        deal(t);
         return true;
+    }
+
+    void deal(Table& t) {
+        history_clear(t);
+        Engine{R, t}.next_round();
+    }
+
+    // A new match at table t from a 64-bit seed
+    void restart(Table& t, uint64_t seed) {
+        uint32_t w[2];
+        int len;
+        words_of(seed, w, &len);
+        Engine::init(t, seats, w, len);
+        Engine{R, t}.start_match();
+    }
+
+    // The seat's observation (spaces.encode) or its mask (spaces.legal_mask), as bytes.
+    nb::bytes seat_bytes(int i, int seat, bool observation) {
+        check_seat(seat);
+        const Table& t = at(i);
+        Act legal[MAXA];
+        int k = Engine{R, const_cast<Table&>(t)}.legal(seat, legal);
+        uint8_t out[OBS_SIZE];
+        if (!observation) {
+            write_mask(legal, k, seat, t.n, out);
+            return nb::bytes(reinterpret_cast<const char*>(out), NUM_ACTIONS);
+        }
+        encode(R, t, seat, legal, k, block, target_score, out);
+        return nb::bytes(reinterpret_cast<const char*>(out), OBS_SIZE);
+    }
+
+    // Self-play with a built-in policy: every table plays `rounds` rounds, its active seat choosing
+    // each decision (table i's policy RNG seeded seed + i); a finished match restarts from the
+    // table's seed + num_envs. With `observe`, each decision's observation and mask are written
+    // (into a scratch buffer: the cost of an agent's input, for benchmarks). The GIL is released.
+    StrIntDict selfplay(const std::string& policy, int64_t rounds, uint64_t seed, bool observe, int64_t max_decisions) {
+        Policy p;
+        if (policy == "random") p = POL_RANDOM;
+        else if (policy == "random-stuck") p = POL_RANDOM_STUCK;
+        else if (policy == "rule-v1") p = POL_RULE_V1;
+        else throw std::invalid_argument("policy must be random, random-stuck or rule-v1, not " + policy);
+        int64_t total_rounds = 0, decisions = 0, matches = 0, truncated = 0;
+        {
+            nb::gil_scoped_release release;
+            const uint64_t n_envs = tables.size();
+            Act legal[MAXA];
+            for (size_t i = 0; i < tables.size(); i++) {
+                uint32_t w[2];
+                int len;
+                words_of(seed + i, w, &len);
+                prng[i].seed_words(w, static_cast<size_t>(len));
+                Table& t = tables[i];
+                int64_t done = 0, in_round = 0;
+                while (done < rounds) {
+                    if (t.phase == PH_MATCH_OVER) {
+                        matches++;
+                        restart(t, seed64(t) + n_envs);
+                        continue;
+                    }
+                    if (t.phase == PH_ROUND_OVER) {
+                        deal(t);
+                        continue;
+                    }
+                    int seat = t.active;
+                    Engine e{R, t};
+                    int k = e.legal(seat, legal);
+                    if (observe) {
+                        encode(R, t, seat, legal, k, block, target_score, scratch_obs.data());
+                        write_mask(legal, k, seat, t.n, scratch_mask.data());
+                    }
+                    int j = choose(p, t, seat, legal, k, prng[i]);
+                    act(t, seat, legal[j]);
+                    decisions++;
+                    in_round++;
+                    if (t.phase >= PH_ROUND_OVER) {
+                        done++;
+                        total_rounds++;
+                        in_round = 0;
+                    } else if (max_decisions > 0 && in_round >= max_decisions) {
+                        truncated++;
+                        done++;
+                        in_round = 0;
+                        restart(t, seed64(t) + n_envs);
+                    }
+                }
+            }
+        }
+        StrIntDict out;
+        out["rounds"] = total_rounds;
+        out["decisions"] = decisions;
+        out["matches"] = matches;
+        out["truncated"] = truncated;
+        return out;
+    }
+
+    // The observation, mask and deciding seat of every table now (after a reset).
+    void observe_all(U8Mat obs, U8Mat mask, I8Vec seat) {
+        check_buffers(obs, mask, seat);
+        Act legal[MAXA];
+        for (size_t i = 0; i < tables.size(); i++) write_row(i, obs.data(), mask.data(), seat.data(), legal);
+    }
+
+    void check_buffers(const U8Mat& obs, const U8Mat& mask, const I8Vec& seat) const {
+        size_t n = tables.size();
+        if (obs.shape(0) != n || obs.shape(1) != OBS_SIZE) throw std::invalid_argument("obs must be uint8 (N, 854)");
+        if (mask.shape(0) != n || mask.shape(1) != NUM_ACTIONS) throw std::invalid_argument("mask must be uint8 (N, 445)");
+        if (seat.shape(0) != n) throw std::invalid_argument("seat must be int8 (N,)");
+    }
+
+    void write_row(size_t i, uint8_t* obs, uint8_t* mask, int8_t* seat, Act* legal) {
+        Table& t = tables[i];
+        int s = t.active;
+        int k = Engine{R, t}.legal(s, legal);
+        encode(R, t, s, legal, k, block, target_score, obs + i * OBS_SIZE);
+        write_mask(legal, k, s, t.n, mask + i * NUM_ACTIONS);
+        seat[i] = static_cast<int8_t>(s);
+    }
+
+    // One decision per table: actions[i] (an index of spaces.py's layout) by table i's active seat.
+    // Every action is checked first; the first row whose action is not legal is returned (nothing
+    // applied), else -1. A round's end deals the next; a match's end sets done[i], gives the match
+    // winners +1 and the other seats -1 in reward[i], and restarts the table from its seed +
+    // num_envs (auto-reset in the same step). Then obs, mask and seat describe the next decision.
+    int64_t step(I32Vec actions, U8Mat obs, U8Mat mask, F32Mat reward, U8Vec done, I8Vec seat) {
+        check_buffers(obs, mask, seat);
+        size_t n = tables.size();
+        if (actions.shape(0) != n) throw std::invalid_argument("actions must be int32 (N,)");
+        if (reward.shape(0) != n || reward.shape(1) != static_cast<size_t>(seats))
+            throw std::invalid_argument("reward must be float32 (N, seats)");
+        if (done.shape(0) != n) throw std::invalid_argument("done must be uint8 (N,)");
+        int64_t bad = -1;
+        {
+            nb::gil_scoped_release release;
+            Act legal[MAXA];
+            std::vector<int16_t> pick(n);
+            for (size_t i = 0; i < n && bad < 0; i++) {
+                Table& t = tables[i];
+                int k = Engine{R, t}.legal(t.active, legal);
+                int want = actions.data()[i];
+                pick[i] = -1;
+                for (int j = 0; j < k; j++)
+                    if (index_of(legal[j], t.active, t.n) == want) {
+                        pick[i] = static_cast<int16_t>(j);
+                        break;
+                    }
+                if (pick[i] < 0) bad = static_cast<int64_t>(i);
+            }
+            if (bad < 0) {
+                const uint64_t n_envs = n;
+                for (size_t i = 0; i < n; i++) {
+                    Table& t = tables[i];
+                    float* rw = reward.data() + i * static_cast<size_t>(seats);
+                    for (int s = 0; s < seats; s++) rw[s] = 0.0f;
+                    done.data()[i] = 0;
+                    int s0 = t.active;
+                    Engine{R, t}.legal(s0, legal);
+                    act(t, s0, legal[pick[i]]);
+                    if (t.phase == PH_ROUND_OVER) deal(t);
+                    if (t.phase == PH_MATCH_OVER) {
+                        for (int s = 0; s < seats; s++) rw[s] = (t.match_winners >> s) & 1 ? 1.0f : -1.0f;
+                        done.data()[i] = 1;
+                        restart(t, seed64(t) + n_envs);
+                    }
+                    write_row(i, obs.data(), mask.data(), seat.data(), legal);
+                }
+            }
+        }
+        return bad;
     }
 
     int phase(int i) { return at(i).phase; }
     int active(int i) { return at(i).active; }
 
-    nb::dict get_state(int i) {
+    StrDict get_state(int i) {
         const Table& t = at(i);
-        nb::dict d;
+        StrDict d;
         nb::list hands;
         for (int s = 0; s < t.n; s++) hands.append(to_list(t.hand(s), t.hsize(s)));
         d["hands"] = hands;
@@ -197,7 +406,7 @@ struct Pool {
     }
 
     // The whole state from a dict in get_state's form (already validated by the Python engine).
-    void set_state(int i, const nb::dict& d) {
+    void set_state(int i, const StrDict& d) {
         Table tmp;
         Table& t = tmp;
         std::vector<uint32_t> zero{0};
@@ -300,8 +509,15 @@ NB_MODULE(_core, m) {
         .def("random", &PyRng::random)
         .def("state", &PyRng::state);
     nb::class_<Pool>(m, "Pool")
-        .def(nb::init<int, int, const nb::dict&, const std::vector<int>&, const std::vector<int>&>(),
-             nb::arg("num_envs"), nb::arg("seats"), nb::arg("config"), nb::arg("deck"), nb::arg("points"))
+        .def(nb::init<int, int, const StrDict&, const std::vector<int>&, const std::vector<int>&, nb::bytes>(),
+             nb::arg("num_envs"), nb::arg("seats"), nb::arg("config"), nb::arg("deck"), nb::arg("points"),
+             nb::arg("ruleset_block"))
+        .def("seat_bytes", &Pool::seat_bytes, nb::arg("i"), nb::arg("seat"), nb::arg("observation"))
+        .def("selfplay", &Pool::selfplay, nb::arg("policy"), nb::arg("rounds"), nb::arg("seed"),
+             nb::arg("observe"), nb::arg("max_decisions"))
+        .def("observe_all", &Pool::observe_all, nb::arg("obs"), nb::arg("mask"), nb::arg("seat"))
+        .def("step", &Pool::step, nb::arg("actions"), nb::arg("obs"), nb::arg("mask"), nb::arg("reward"),
+             nb::arg("done"), nb::arg("seat"))
         .def_prop_ro("num_envs", [](const Pool& p) { return static_cast<int>(p.tables.size()); })
         .def_ro("seats", &Pool::seats)
         .def("reset", &Pool::reset, nb::arg("i"), nb::arg("words"))

@@ -130,6 +130,10 @@ struct Table {
     uint16_t match_winners;  // a bit per seat
     uint8_t seed_len;
     uint32_t seed_words[8];  // the seed, least significant word first (the referee's secret)
+    // The public history of the round for observations (unotable.env.spaces.History): per seat its
+    // last 4 actions, newest first, as (kind, card + 1, named colour + 1, target or -1, top, colour).
+    int8_t hist[MAXS][4][6];
+    uint8_t hist_n[MAXS];
 
     uint8_t* hand(int s) { return hcards[slot[s]]; }
     const uint8_t* hand(int s) const { return hcards[slot[s]]; }

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import unotable_native._core as _core
 from unotable.actions import (
     ACCEPT,
     CALL_UNO,
@@ -42,6 +43,7 @@ from unotable.actions import (
     Play,
     parse_action,
 )
+from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE, ruleset_block
 from unotable.errors import (
     IllegalActionError,
     InvalidActionError,
@@ -53,7 +55,6 @@ from unotable.position import read_position, write_position
 from unotable.rng import Rng
 from unotable.rules import CustomEffect, Ruleset, Scoring, ShuffleLastCard, Stacking, SwapLastCard, Wd4Rule
 from unotable.state import ColorReason, MatchEndReason, Phase, State, flags_for
-from unotable_native import _core
 
 __all__ = ["Pool", "native_config", "seed_words", "state_doc"]
 
@@ -201,7 +202,8 @@ class Pool:
         self.seats = seats
         self.num_envs = num_envs
         self._rules_doc = rules.to_dict()
-        self._core = _core.Pool(num_envs, seats, native_config(rules), rules.deck_ids(), list(rules.points))
+        self._core = _core.Pool(num_envs, seats, native_config(rules), rules.deck_ids(), list(rules.points),
+                                ruleset_block(rules, seats))
         for i, w in enumerate(words):
             self._core.reset(i, w)
 
@@ -273,11 +275,66 @@ class Pool:
             phase = Phase(self._core.phase(i))
             raise IllegalActionError(f"no next round to deal: {words.get(phase, phase.name.lower())}")
 
+    # -- learning -------------------------------------------------------------------------------
+
+    def observe(self, i: int, seat: int) -> bytes:
+        """``spaces.encode(view(seat), history)`` of table ``i``: the seat's 854 observation bytes,
+        with the public history of the round as the env records it (every action applied since the
+        round's deal, the start of the match or the load of a position)."""
+        return bytes(self._core.seat_bytes(self._index(i), self._seat(seat), True))
+
+    def mask(self, i: int, seat: int) -> bytes:
+        """``spaces.legal_mask(legal_actions_for(seat), seat, n)``: 445 bytes, 1 where legal."""
+        return bytes(self._core.seat_bytes(self._index(i), self._seat(seat), False))
+
+    def selfplay(self, policy: str, rounds: int, seed: int = 0, *, observe: bool = False,
+                 max_decisions: int = 100_000) -> dict[str, int]:
+        """Play ``rounds`` rounds at every table inside the core (the GIL released), the active seat
+        choosing each decision with a built-in policy: ``random`` (uniform over its legal actions),
+        ``random-stuck`` (a random play while it has one, else a random other turn action) or
+        ``rule-v1`` (:class:`unotable.bots.rule_v1.RuleV1Bot`, draw for draw). Table ``i``'s policy
+        RNG is ``random.Random(seed + i)``'s generator. A finished match restarts the table from its
+        seed + ``num_envs``; a round longer than ``max_decisions`` restarts it too (``truncated``).
+        With ``observe`` every decision's observation and mask are written, as an agent would read
+        them. Returns the counts of rounds, decisions, matches and truncated rounds."""
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
+            raise ValueError(f"rounds must be an int >= 0, not {rounds!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64 - self.num_envs:
+            raise ValueError(f"seed must be an int from 0 to 2**64 - num_envs, not {seed!r}")
+        return dict(self._core.selfplay(policy, rounds, seed, observe, max_decisions))
+
+    def buffers(self) -> dict[str, Any]:
+        """Fresh numpy buffers for :meth:`step`: obs (N, 854) uint8, mask (N, 445) uint8,
+        reward (N, seats) float32, done (N,) uint8, seat (N,) int8; obs, mask and seat filled."""
+        import numpy as np
+
+        n = self.num_envs
+        bufs: dict[str, Any] = {
+            "obs": np.zeros((n, OBS_SIZE), np.uint8),
+            "mask": np.zeros((n, NUM_ACTIONS), np.uint8),
+            "reward": np.zeros((n, self.seats), np.float32),
+            "done": np.zeros(n, np.uint8),
+            "seat": np.zeros(n, np.int8),
+        }
+        self._core.observe_all(bufs["obs"], bufs["mask"], bufs["seat"])
+        return bufs
+
+    def step(self, actions: Any, bufs: Mapping[str, Any]) -> None:
+        """One decision per table: ``actions[i]`` (int32, an index of :mod:`unotable.env.spaces`) by
+        table ``i``'s active seat (``bufs["seat"][i]``), written into the buffers of :meth:`buffers`
+        with the GIL released. A round's end deals the next round; a match's end sets ``done[i]``,
+        writes +1 for the winners and -1 for the others into ``reward[i]`` and restarts the table
+        from its seed + ``num_envs``. An action that is not legal raises
+        :class:`~unotable.errors.IllegalActionError` and no table changes."""
+        bad = self._core.step(actions, bufs["obs"], bufs["mask"], bufs["reward"], bufs["done"], bufs["seat"])
+        if bad >= 0:
+            raise IllegalActionError(f"action index {int(actions[bad])} is not legal at table {bad} now")
+
     # -- positions ------------------------------------------------------------------------------
 
     def state(self, i: int) -> State:
         """Table ``i`` as a reference-engine :class:`State` (a copy: it holds every hidden card)."""
-        raw = self._core.get_state(self._index(i))
+        raw: dict[str, Any] = self._core.get_state(self._index(i))
         st = State.__new__(State)
         st.rules = self.ruleset
         st.flags = flags_for(self.ruleset)

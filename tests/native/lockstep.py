@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from unotable import Game, Phase
-from unotable.actions import Play
+from unotable.actions import Deal, Play
 from unotable.cards import ID_NOTATION, NUM_CARD_IDS
+from unotable.env.spaces import History, encode, legal_mask
 from unotable.errors import UnoError
 
 native = pytest.importorskip(
@@ -38,18 +39,32 @@ def probe_actions(seats: int) -> list[str]:
     return out
 
 
-def same(game: Game, pool: Any, i: int, where: str) -> None:
+def same(game: Game, pool: Any, i: int, where: str, history: History | None = None) -> None:
     assert state_doc(pool.state(i)) == state_doc(game._st), where
     for seat in range(game.seats):
-        assert pool.legal(i, seat) == [str(a) for a in game.legal_actions_for(seat)], (where, seat)
+        legal = game.legal_actions_for(seat)
+        assert pool.legal(i, seat) == [str(a) for a in legal], (where, seat)
+        if history is not None:
+            assert pool.observe(i, seat) == bytes(encode(game.view(seat), history)), (where, seat)
+            assert pool.mask(i, seat) == bytes(legal_mask(legal, seat, game.seats)), (where, seat)
     assert pool.to_position(i) == game.to_position(), where
 
 
-def both(game: Game, pool: Any, i: int, action: str, seat: int | None) -> str:
-    """Apply ``action`` to both engines; the outcome (applied, or the error class) must be the same."""
+def both(game: Game, pool: Any, i: int, action: str, seat: int | None,
+         history: History | None = None) -> str:
+    """Apply ``action`` to both engines; the outcome (applied, or the error class) must be the same.
+    ``history``, when given, records the applied action as the env does (spaces.History)."""
+    top, color = game._st.discard[-1], game._st.color
+    actor = game.active_seat if seat is None else seat
     try:
+        applied = game.check(action, seat)
         game.play(action, seat)
         expected = "ok"
+        if history is not None:
+            if isinstance(applied, Deal):
+                history.clear()
+            else:
+                history.push(actor, applied, top, color)
     except UnoError as exc:
         expected = type(exc).__name__
     try:
@@ -62,17 +77,20 @@ def both(game: Game, pool: Any, i: int, action: str, seat: int | None) -> str:
 
 
 def lockstep(game: Game, pool: Any, i: int, policy_seed: int, probe: float = 0.05,
-             max_actions: int = 3000, check_every: int = 1) -> int:
-    """Play ``game`` and table ``i`` to the match's end in lockstep; returns the actions applied."""
+             max_actions: int = 3000, check_every: int = 1, observe: bool = False) -> int:
+    """Play ``game`` and table ``i`` to the match's end in lockstep; returns the actions applied.
+    ``observe`` also compares every seat's observation bytes and mask with spaces.py's after every
+    action (the table's history must be fresh: a new match or a loaded position)."""
+    history = History(game.seats) if observe else None
     rng = random.Random(policy_seed)
     probes = probe_actions(game.seats)
     applied = 0
-    same(game, pool, i, "start")
+    same(game, pool, i, "start", history)
     while not game.is_over() and applied < max_actions:
         if game.phase is Phase.ROUND_OVER:
-            both(game, pool, i, "deal", None)
+            both(game, pool, i, "deal", None, history)
             applied += 1
-            same(game, pool, i, f"deal {applied}")
+            same(game, pool, i, f"deal {applied}", history)
             continue
         active = game.active_seat
         if rng.random() < probe:
@@ -86,9 +104,9 @@ def lockstep(game: Game, pool: Any, i: int, policy_seed: int, probe: float = 0.0
             if seat == active and plays and rng.random() < 0.85:
                 legal = [str(a) for a in plays]
             action = rng.choice(legal)
-        if both(game, pool, i, action, seat) == "ok":
+        if both(game, pool, i, action, seat, history) == "ok":
             applied += 1
         if applied % check_every == 0:
-            same(game, pool, i, f"after {action!r} by {seat} ({applied} actions)")
-    same(game, pool, i, "end")
+            same(game, pool, i, f"after {action!r} by {seat} ({applied} actions)", history)
+    same(game, pool, i, "end", history)
     return applied
