@@ -109,3 +109,15 @@ def test_join_table_plays_a_round_over_the_protocol(server: str) -> None:
         public = json.load(response)
     assert public["seats"][0]["name"] == "Example"
     assert public["seats"][1]["kind"] == "bot"
+
+
+def test_train_ppo_trains_a_few_hundred_steps_and_its_bot_plays(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("gymnasium")
+    policy = tmp_path / "policy.npz"
+    out = run_example("train_ppo.py", "--max-steps", "512", "--envs", "4", "--steps", "64",
+                      "--log-every", "1", "--out", str(policy), "--curve", str(tmp_path / "curve.csv"),
+                      "--eval", "4", timeout=300)
+    assert re.search(r"^update 2 steps 512 ", out, re.MULTILINE), out
+    assert re.search(r"^evaluation: [0-4] wins in 4 heads-up rounds against rule-v1", out, re.MULTILINE), out
+    assert policy.exists() and (tmp_path / "curve.csv").read_text().startswith("update,steps")

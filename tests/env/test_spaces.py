@@ -15,6 +15,7 @@ from unotable import Card, Game, Ruleset
 from unotable.actions import Action, Catch, ChooseColor, Play
 from unotable.arbiter import offer_order
 from unotable.env import spaces
+from unotable.env.fast import encode_game
 from unotable.env.spaces import (
     NOOP,
     NUM_ACTIONS,
@@ -143,6 +144,8 @@ def test_observation_fits_its_bounds(preset: str, n: int) -> None:
             assert not any(obs[spaces.RULESET_OFF + 56:OBS_SIZE])
             own = spaces.SEATS_OFF
             assert obs[own] == 1 and obs[own + 1] == min(255, len(game.hand(seat)))
+            # the environments' fast path writes the same bytes without building the view
+            assert encode_game(game, seat, history) == obs
 
 
 def _permuted(game: Game, seat: int, rng: random.Random) -> Game:

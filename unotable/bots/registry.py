@@ -55,6 +55,16 @@ _BUILT_IN: dict[str, Callable[..., Bot]] = {
     "random-stuck": RandomStuckBot,  # the anchors' opponent and bot (docs/bots.md)
     "mixbot": MixBot,
 }
+
+
+def _policy_bot(path: str = "", greedy: bool = True) -> Bot:
+    """A trained network (examples/train_ppo.py); needs the rl extra (numpy), imported on use."""
+    from unotable.env.policy_bot import PolicyBot
+
+    return PolicyBot(path=path, greedy=greedy)
+
+
+_BUILT_IN["policy"] = _policy_bot
 _REGISTRY: dict[str, Callable[..., Bot]] = dict(_BUILT_IN)
 
 

@@ -25,9 +25,16 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from unotable.env.common import TableEnv
+from unotable.env.spaces import NOOP, NUM_ACTIONS
 from unotable.rules import Ruleset
 
 __all__ = ["UnoAECEnv"]
+
+_NOTHING = np.zeros(NUM_ACTIONS, dtype=np.int8)
+_NOTHING.flags.writeable = False
+_NOOP_ONLY = _NOTHING.copy()
+_NOOP_ONLY[NOOP] = 1
+_NOOP_ONLY.flags.writeable = False
 
 
 class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
@@ -56,13 +63,14 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
         self.terminations: dict[str, bool] = {}
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
+        self._masks: dict[int, np.ndarray] = {}
 
     def _mask_getter(self, seat: int) -> Callable[[], np.ndarray | None]:
         def mask() -> np.ndarray | None:
             agent = self.possible_agents[seat]
             if agent not in self.agents or self.terminations.get(agent) or self.truncations.get(agent):
                 return None
-            return np.frombuffer(self.table.mask_for(seat), dtype=np.uint8)
+            return self._masks.get(seat)
         return mask
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -107,10 +115,20 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
             self.agent_selection = self.agents[0] if self.agents else self.possible_agents[0]
         else:
             self.agent_selection = self.possible_agents[t.seat]
+        # the deciding seat's mask, once per step; every other live seat has NOOP alone (nothing to
+        # decide now), a finished one nothing (Table.mask_for, in numpy)
+        decider = np.frombuffer(t.mask(), dtype=np.uint8).astype(np.int8)
+        self._masks = {}
         for agent in self.agents:
             i = self._index[agent]
-            self.infos[agent] = {"action_mask": np.frombuffer(t.mask_for(i), dtype=np.uint8).astype(np.int8),
-                                 "decline": bool(i == t.seat and t.decline)}
+            if i == t.seat and not t.done:
+                mask = decider
+            elif t.done or t.terminated[i]:
+                mask = _NOTHING
+            else:
+                mask = _NOOP_ONLY
+            self._masks[i] = mask
+            self.infos[agent] = {"action_mask": mask, "decline": bool(i == t.seat and t.decline)}
         if not t.done and any(self.terminations[a] or self.truncations[a] for a in self.agents):
             self._deads_step_first()
 
@@ -118,7 +136,7 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
         i = self._index[agent]
         t = self.table
         obs = np.frombuffer(t.observation(i), dtype=np.uint8)
-        mask = np.frombuffer(t.mask_for(i), dtype=np.uint8).astype(np.int8)
+        mask = self._masks.get(i, _NOTHING)
         return {"observation": obs, "action_mask": mask}
 
     def action_masks(self) -> np.ndarray:

@@ -52,7 +52,8 @@ def make_opponents(opponents: str | Agent | Sequence[str | Agent], seats: int,
     for seat, spec in zip(others, specs, strict=True):
         if isinstance(spec, str):
             name, options = parse_bot_spec(spec)
-            out[seat] = make_bot(name, **options)
+            bot: Any = make_bot(name, **options)  # a Bot is an Agent (the arbiter's protocol)
+            out[seat] = bot
         else:
             out[seat] = spec
     return out

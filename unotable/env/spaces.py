@@ -497,10 +497,17 @@ def encode(view: PlayerView, history: History, out: bytearray | None = None) -> 
         c = card.id
         if out[DISCARD_COUNTS + c] < 255:
             out[DISCARD_COUNTS + c] += 1
+    write_history(out, history, me, n)
+    out[RULESET_OFF:OBS_SIZE] = _ruleset_cached(rules, n)
+    return out
+
+
+def write_history(out: bytearray, history: History, me: int, n: int) -> None:
+    """The history block of ``me``'s observation (targets relative to ``me``)."""
+    entries = history.entries
     for r in range(n):
-        row = history.entries[(me + r) % n]
         o = HISTORY_OFF + HISTORY_DEPTH * HISTORY_ENTRY * r
-        for kind, card_plus, named, target, htop, hcolor in row:
+        for kind, card_plus, named, target, htop, hcolor in entries[(me + r) % n]:
             out[o] = kind
             out[o + 1] = card_plus
             out[o + 2] = named
@@ -508,8 +515,6 @@ def encode(view: PlayerView, history: History, out: bytearray | None = None) -> 
             out[o + 4] = htop + 1
             out[o + 5] = hcolor + 1
             o += HISTORY_ENTRY
-    out[RULESET_OFF:OBS_SIZE] = _ruleset_cached(rules, n)
-    return out
 
 
 # By the identity of the Ruleset (hashing one costs more than the block), keeping it alive.

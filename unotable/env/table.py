@@ -53,7 +53,8 @@ from typing import Any
 
 from unotable.actions import CALL_UNO, CATCH, PLAY, Action, Play
 from unotable.arbiter import Agent, derive_seed, offer_order, seat_rngs
-from unotable.env.spaces import NOOP, NUM_ACTIONS, OBS_SIZE, History, action_at, encode, index_of
+from unotable.env.fast import encode_game
+from unotable.env.spaces import NOOP, NUM_ACTIONS, OBS_SIZE, History, action_at, index_of
 from unotable.errors import IllegalActionError, InvalidActionError, RulesetError
 from unotable.game import ALL, Game
 from unotable.record import Record
@@ -61,7 +62,7 @@ from unotable.rules import Ruleset, Scoring
 from unotable.scoring import team_of
 from unotable.state import Phase
 
-__all__ = ["EPISODES", "OUT_OF_TURN", "REWARDS", "Table", "resolve_ruleset"]
+__all__ = ["EPISODES", "OUT_OF_TURN", "REWARDS", "Table", "auto_legal", "resolve_ruleset"]
 
 OUT_OF_TURN = ("full", "auto")
 EPISODES = ("round", "match")
@@ -77,6 +78,27 @@ def resolve_ruleset(ruleset: Ruleset | str | Mapping[str, Any]) -> Ruleset:
     if isinstance(ruleset, Mapping):
         return Ruleset.from_dict(dict(ruleset))
     raise RulesetError(f"a ruleset is a preset name, a dict or a Ruleset, not {ruleset!r}")
+
+
+def auto_legal(legal: Sequence[Action]) -> list[Action]:
+    """The actions that ``out_of_turn="auto"`` leaves a seat: no separate calls or catches (the
+    table makes them), and a play that may call UNO always does.
+
+    >>> from unotable.actions import parse_action
+    >>> [str(a) for a in auto_legal([parse_action(t) for t in ("R5", "R5!", "uno", "draw")])]
+    ['R5!', 'draw']
+    """
+    flagged = {(a.cid, a.color, a.target) for a in legal if isinstance(a, Play) and a.uno}
+    out: list[Action] = []
+    for a in legal:
+        kind = a.kind
+        if kind in (CALL_UNO, CATCH):
+            continue
+        if flagged and kind == PLAY and isinstance(a, Play) and not a.uno \
+                and (a.cid, a.color, a.target) in flagged:
+            continue
+        out.append(a)
+    return out
 
 
 def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
@@ -186,22 +208,23 @@ class Table:
         legal = self.game.legal_action_list(seat)
         if self.out_of_turn == "full":
             return legal
-        calls = {a for a in legal if a.kind == PLAY and a.uno}  # type: ignore[union-attr]
-        out: list[Action] = []
-        for a in legal:
-            if a.kind == CALL_UNO or a.kind == CATCH:
-                continue
-            if a.kind == PLAY and not a.uno:  # type: ignore[union-attr]
-                assert isinstance(a, Play)
-                if Play(a.card, a.color, a.target, True) in calls:
-                    continue
-            out.append(a)
-        return out
+        return auto_legal(legal)
+
+    def _out_of_turn_possible(self) -> bool:
+        """Whether any seat may have a call, a catch or a jump-in now (the conditions under which
+        movegen offers them; a cheap test that spares the legal lists of the other seats)."""
+        st = self.game._st
+        if st.flags.jump_in or (st.flags.uno_penalty and True in st.exposed):
+            return True
+        called = st.called
+        return any(len(h) == 1 and not called[s] for s, h in enumerate(st.hands))
 
     def _auto_calls(self) -> bool:
         """Under ``out_of_turn="auto"``: make the first UNO call, else the first catch, in the
         arbiter's order (True when one was made)."""
         g = self.game
+        if not self._out_of_turn_possible():
+            return False
         order = [*offer_order(g), g.active_seat]
         for kind in (CALL_UNO, CATCH):
             for s in order:
@@ -245,7 +268,7 @@ class Table:
         """Run to the next learner's decision point (or the episode's end)."""
         g = self.game
         while self._settle():
-            if self.out_of_turn == "full":
+            if self.out_of_turn == "full" and self._out_of_turn_possible():
                 version = (g.action_count, g.last_seq)
                 asked = False
                 for s in offer_order(g):
@@ -334,11 +357,15 @@ class Table:
         top = g.top_card.id
         color = g.current_color
         self.history.push(seat, action, top, -1 if color is None else int(color))
-        in_round = g.in_round
-        g.play(action, seat)
+        st = g._st
+        in_round = st.in_round[:]
+        if self._observers:
+            g.play(action, seat)
+        else:
+            g.apply_unchecked(action, seat)  # checked against the legal list already
         self.cycles += 1
         self._feed()
-        if g.phase < Phase.ROUND_OVER and self.episode == "round" and g.in_round != in_round:
+        if st.phase < Phase.ROUND_OVER and self.episode == "round" and st.in_round != in_round:
             for s in range(self.n):
                 if in_round[s] and not g.in_round[s] and not self.terminated[s]:
                     self._knock(s)
@@ -401,7 +428,7 @@ class Table:
         s = self.seat if seat is None or seat < 0 else seat
         if s < 0:
             s = 0
-        return encode(self.game.view(s), self.history, out)
+        return encode_game(self.game, s, self.history, out)
 
     def take_rewards(self) -> list[float]:
         """The rewards since the last call, per seat (and reset them to zero)."""

@@ -213,9 +213,10 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                                    "max_cycles": max_cycles, "opponents": opponents, "seat": seat}
         self.pool: Backend
         if use_native:
-            import unotable_native
+            import importlib
 
-            self.pool = unotable_native.VecPool(num_envs, rules, seats, **options)
+            native: Any = importlib.import_module("unotable_native")
+            self.pool = native.VecPool(num_envs, rules, seats, **options)
             self.backend_name = "native"
         else:
             self.pool = PythonBackend(num_envs, rules, seats, **options)

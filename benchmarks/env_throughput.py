@@ -1,0 +1,233 @@
+"""RL environment throughput: steps per second of unotable.env side by side with RLCard's UNO env.
+
+Every row runs official UNO with uniformly random legal actions and counts *environment steps*
+(one decision of one seat each), in one process, the rows taking turns in short chunks until each
+has run ``--seconds`` (so that all of them share whatever else loads the machine; compare the
+ratios, which hold steady, rather than the absolute figures, which do not):
+
+- ``unotable raw``: the engine's fast path (``legal_action_list`` + ``apply_unchecked``), no
+  observation: the reference that the ratios are taken against.
+- ``rlcard env.run``: RLCard 1.2.0's ``env.run`` with its random agents (when the ``bench`` extra
+  is installed); ``rlcard step loop``: its ``reset``/``step`` API driven one step at a time.
+- ``unotable aec``: the PettingZoo AEC env (``observe`` + ``last`` + ``step``, the mask read from
+  the observation).
+- ``unotable gym``: the Gymnasium env, one learning seat against rule-v1 bots (its steps only).
+- ``unotable vector[python]`` / ``[native]``: the vector env in self-play over ``--tables``
+  tables, one ``step`` per chunk (every row a step); the native row when the core provides the
+  backend.
+
+The envs run with ``out_of_turn="auto"`` (no out-of-turn decision points), the closest match to
+RLCard's turn structure; every step writes an 854-byte observation and a 445-entry mask (RLCard:
+a 4x4x15 plane and 61 actions).
+
+    .venv/bin/python benchmarks/env_throughput.py --json
+    .venv/bin/python benchmarks/env_throughput.py --seconds 10 --seats 4 --tables 1024
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import platform
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from throughput import choose, measure
+
+from unotable import Game, Ruleset
+from unotable.env import aec_env, gym_env, vector_env
+from unotable.env.vector import native_backend_available
+
+Chunk = Callable[[], tuple[int, int]]
+
+
+def pick(mask: np.ndarray, rng: np.random.Generator) -> int:
+    """The raw row's policy on a mask: accept a pending penalty; else a random play or colour;
+    else draw or pass (as ``throughput.choose``, so that every row plays rounds of one length)."""
+    legal = np.flatnonzero(mask)
+    if mask[392]:
+        return 392
+    plays = legal[(legal < 390) | ((legal >= 394) & (legal < 434))]
+    if len(plays):
+        return int(plays[int(rng.random() * len(plays))])
+    return int(legal[0])
+
+
+def raw_chunks(seats: int, seed: int) -> Chunk:
+    rules = Ruleset.preset("official")
+    rng = random.Random(seed)
+    seeds = itertools.count(seed)
+
+    def chunk() -> tuple[int, int]:
+        steps = 0
+        for s in itertools.islice(seeds, 10):
+            game = Game.new(seats, rules, s, events=False)
+            legal = game.legal_action_list()
+            while legal:
+                game.apply_unchecked(choose(legal, rng))
+                steps += 1
+                legal = game.legal_action_list()
+        return 10, steps
+
+    return chunk
+
+
+def rlcard_run_chunks(seats: int, seed: int) -> Chunk | None:
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        return None
+    env = rlcard.make("uno", config={"seed": seed, "game_num_players": seats})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(seats)])
+
+    def chunk() -> tuple[int, int]:
+        steps = 0
+        for _ in range(10):
+            trajectories, _ = env.run(is_training=False)
+            steps += sum((len(t) - 1) // 2 for t in trajectories)
+        return 10, steps
+
+    return chunk
+
+
+def rlcard_step_chunks(seats: int, seed: int) -> Chunk | None:
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    env = rlcard.make("uno", config={"seed": seed, "game_num_players": seats})
+    rng = random.Random(seed)
+
+    def chunk() -> tuple[int, int]:
+        steps = 0
+        for _ in range(10):
+            state, _ = env.reset()
+            while not env.is_over():
+                legal = list(state["legal_actions"])
+                state, _ = env.step(legal[int(rng.random() * len(legal))])
+                steps += 1
+        return 10, steps
+
+    return chunk
+
+
+def aec_chunks(seats: int, seed: int) -> Chunk:
+    env = aec_env("official", seats=seats, out_of_turn="auto")
+    rng = np.random.default_rng(seed)
+    seeds = itertools.count(seed)
+
+    def chunk() -> tuple[int, int]:
+        steps = 0
+        for s in itertools.islice(seeds, 10):
+            env.reset(seed=s)
+            for _agent in env.agent_iter():
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    env.step(None)
+                    continue
+                env.step(pick(obs["action_mask"], rng))
+                steps += 1
+        return 10, steps
+
+    return chunk
+
+
+def gym_chunks(seats: int, seed: int) -> Chunk:
+    env = gym_env("official", seats=seats, opponents="rule-v1", out_of_turn="auto")
+    rng = np.random.default_rng(seed)
+    seeds = itertools.count(seed)
+
+    def chunk() -> tuple[int, int]:
+        steps = 0
+        for s in itertools.islice(seeds, 10):
+            _, info = env.reset(seed=s)
+            done = False
+            while not done:
+                _, _, term, trunc, info = env.step(pick(info["action_mask"], rng))
+                done = term or trunc
+                steps += 1
+        return 10, steps
+
+    return chunk
+
+
+def vector_chunks(seats: int, seed: int, tables: int, backend: str) -> Chunk:
+    envs = vector_env(tables, "official", seats=seats, opponents=None, out_of_turn="auto", backend=backend)
+    _, infos = envs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    state = {"infos": infos}
+
+    def chunk() -> tuple[int, int]:
+        mask = state["infos"]["action_mask"].astype(bool)
+        # the same policy, vectorised: accept, else a random play or colour, else draw or pass
+        plays = mask.copy()
+        plays[:, 390:394] = False
+        plays[:, 434:] = False
+        scores = rng.random(mask.shape) * plays + 2.0 * mask[:, [392]] * (np.arange(mask.shape[1]) == 392)
+        actions = np.where(scores.max(axis=1) > 0, scores.argmax(axis=1), mask.argmax(axis=1))
+        _, _, term, _, state["infos"] = envs.step(actions)
+        live = int(mask.any(axis=1).sum())
+        return int(term.sum()), live
+
+    return chunk
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per row (default 3)")
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--tables", type=int, default=1024, help="tables of the vector env (default 1024)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    rows: list[tuple[str, Chunk]] = [("unotable raw", raw_chunks(args.seats, args.seed))]
+    theirs = (("rlcard 1.2.0 env.run", rlcard_run_chunks), ("rlcard 1.2.0 step loop", rlcard_step_chunks))
+    for name, make in theirs:
+        chunk = make(args.seats, args.seed)
+        if chunk is not None:
+            rows.append((name, chunk))
+    rows.append(("unotable aec[python]", aec_chunks(args.seats, args.seed)))
+    rows.append(("unotable gym[python]", gym_chunks(args.seats, args.seed)))
+    rows.append((f"unotable vector[python] x{args.tables}",
+                 vector_chunks(args.seats, args.seed, args.tables, "python")))
+    if native_backend_available():
+        rows.append((f"unotable vector[native] x{args.tables}",
+                     vector_chunks(args.seats, args.seed, args.tables, "native")))
+    totals = measure([c for _, c in rows], args.seconds)
+    results: list[dict[str, Any]] = []
+    for (name, _), (episodes, steps, elapsed) in zip(rows, totals, strict=True):
+        results.append({"env": name, "steps": steps, "seconds": round(elapsed, 3),
+                        "steps_per_s": steps / elapsed, "episodes": episodes})
+    raw = results[0]["steps_per_s"]
+    run = next((r["steps_per_s"] for r in results if r["env"].endswith("env.run")), None)
+    for r in results:
+        r["vs_raw"] = r["steps_per_s"] / raw
+        if run is not None:
+            r["vs_rlcard_env_run"] = r["steps_per_s"] / run
+    meta = {"python": platform.python_version(), "seats": args.seats, "seconds_per_row": args.seconds,
+            "native_backend": native_backend_available()}
+    if args.json:
+        print(json.dumps({**meta, "results": results}, indent=2))
+        return 0
+    print(f"Python {meta['python']}, official, {args.seats} seats, {args.seconds:g} s per row, "
+          "rows taking turns")
+    print(f"{'env':<32} {'steps/s':>10} {'vs raw':>8} {'vs env.run':>11}")
+    for r in results:
+        vs_run = f"{r['vs_rlcard_env_run']:.2f}x" if "vs_rlcard_env_run" in r else ""
+        print(f"{r['env']:<32} {r['steps_per_s']:>10.0f} {r['vs_raw']:>7.2f}x {vs_run:>11}")
+    if run is None:
+        print("(install the bench extra, `make bench`, to compare with RLCard)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
