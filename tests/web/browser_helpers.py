@@ -54,14 +54,22 @@ def close_all(pages: list[Page], errors: list[str]) -> None:
     assert not errors, errors
 
 
+def tap_card(page: Page, locator: Any) -> None:
+    """Tap a card of the fan where it shows: near its start edge (the next card covers the rest)."""
+    box = locator.bounding_box()
+    assert box is not None
+    rtl = page.evaluate("document.documentElement.dir === 'rtl'")
+    locator.click(position={"x": box["width"] - 8 if rtl else 8, "y": box["height"] / 2})
+
+
 def play_card(page: Page, card: str, uno: bool = False) -> None:
     """Play a card from the hand as a person does: tap it to choose it, then tap it again (or,
     with ``uno``, tap the large UNO control that plays it with the call)."""
-    page.click(f".hand .card.playable[data-card='{card}']")
+    tap_card(page, page.locator(f".hand .card.playable[data-card='{card}']").first)
     if uno:
         page.click("#uno-play")
     else:
-        page.click(f".hand .card.selected[data-card='{card}']")
+        tap_card(page, page.locator(f".hand .card.selected[data-card='{card}']"))
 
 
 def three_friends(browser: Any, server: str, preset: str, target: int, errors: list[str],

@@ -23,7 +23,7 @@ import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra")
 
-from browser_helpers import LAPTOP, PHONE, Page, new_page, no_missing_strings, shot  # noqa: E402
+from browser_helpers import LAPTOP, PHONE, Page, new_page, no_missing_strings, shot, tap_card  # noqa: E402
 
 
 def xs(page: Page, selector: str) -> list[float]:
@@ -74,8 +74,8 @@ def act_once(page: Page, keyboard: bool, state: dict[str, Any]) -> bool:
                 page.keyboard.press("Enter")
                 state["keyboard_plays"] = state.get("keyboard_plays", 0) + 1
                 return True
-        playable.first.click()  # tap to choose, tap again to play
-        page.locator(".hand .card.selected").first.click()
+        tap_card(page, playable.first)  # tap to choose, tap again to play
+        tap_card(page, page.locator(".hand .card.selected").first)
         return True
     for button, key in (("#accept", "a"), ("#pass", "p"), ("#draw", "d")):
         if page.locator(button).count():

@@ -398,6 +398,30 @@ def test_mute_is_remembered_and_the_turn_signals_fire(server: str, browser: Any)
     close_all([page], errors)
 
 
+# -- the options come from the server --------------------------------------------------------------
+
+
+def test_the_forms_offer_what_the_server_offers(server: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, "en-US", LAPTOP, errors)
+    with urllib.request.urlopen(server + "/api/options", timeout=10) as res:
+        doc = json.loads(res.read())
+    doc["bot_levels"] = ["random", "heuristic"]  # what a server with two levels would say
+    doc["presets"] = [p for p in doc["presets"] if p["name"] in ("official", "no-mercy")]
+    page.route("**/api/options", lambda route: route.fulfill(json=doc))
+    page.goto(server + "/")
+    page.wait_for_selector("#create-form")
+    values = "els => els.map((e) => e.value)"
+    assert page.eval_on_selector_all("#bot-level option", values) == ["random", "heuristic"]
+    assert page.eval_on_selector_all("#preset option", values) == ["official", "no-mercy"]
+    page.select_option("#preset", "no-mercy")
+    no_mercy = next(p for p in doc["presets"] if p["name"] == "no-mercy")
+    assert page.input_value("#target") == str(no_mercy["values"]["target_score"])
+    assert [int(n) for n in page.eval_on_selector_all("#seats option", values)] == no_mercy["seats"]
+    page.context.close()
+    assert not errors, errors
+
+
 # -- an installable app ----------------------------------------------------------------------------
 
 
@@ -419,7 +443,10 @@ def test_manifest_icons_and_service_worker(server: str, browser: Any) -> None:
                              icon["src"])
         assert size == icon["sizes"], icon
     registered = "navigator.serviceWorker.getRegistration('/static/').then((r) => Boolean(r && r.active))"
-    page.wait_for_function(f"(async () => await {registered})()", timeout=10000)
+    for _ in range(100):  # the worker installs (it keeps the static files), then is active
+        if page.evaluate(registered):
+            break
+        page.wait_for_timeout(100)
     assert page.evaluate(registered)
     close_all([page], errors)
 

@@ -1,8 +1,8 @@
 """The rules page (/rules): a section for every preset and every house rule, in every language.
 
-The first tests need no browser: they read the lists of presets and house rules from options.js
-(the one place the page, the landing page and the settings take them from) and check that every
-one of them has its rules text in every locale. The browser tests open /rules in English, Arabic,
+The first tests need no browser: they take the presets from the engine (the page has them from
+the server's /api/options) and the house-rule switches from options.js, and check that every one
+of them has its rules text in every locale. The browser tests open /rules in English, Arabic,
 Persian and Hebrew (chromium's locale picks the language, as for a first visit) at phone and laptop
 sizes, and check the sections, the mirrored layout, the anchors and the links that lead there.
 """
@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from browser_helpers import LAPTOP, PHONE, Page, new_page, no_missing_strings, shot
 
+from unotable.rules import PRESET_NAMES
+
 WEB = Path(__file__).resolve().parents[2] / "unotable" / "server" / "web"
 LANGS = ("en", "ar", "fa", "he")
 # a key of the rules page shown raw ("rules.opt.x"); the rule book's file name is not one
@@ -30,7 +32,7 @@ def _js_list(name: str) -> str:
     return match.group(1)
 
 
-PRESETS = re.findall(r'"([\w-]+)"', _js_list("PRESETS"))
+PRESETS = list(PRESET_NAMES)
 OPTIONS = re.findall(r'\{\s*opt:\s*"(\w+)"', _js_list("TOGGLES"))
 
 

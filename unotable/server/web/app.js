@@ -4,6 +4,7 @@
 import { initialLang, onLangChange, setLang } from "./i18n.js";
 import { renderLanding } from "./landing.js";
 import { Connection, store } from "./net.js";
+import { loadOptions } from "./options.js";
 import { checkServer, registerWorker } from "./pwa.js";
 import { renderRules } from "./rules.js";
 import { played } from "./sound.js";
@@ -16,7 +17,8 @@ async function main() {
   select.value = document.documentElement.lang;
   select.addEventListener("change", () => setLang(select.value));
   registerWorker();
-  checkServer();
+  if (!(await checkServer())) return;
+  await loadOptions(); // the presets, house options and bot levels, from the server
 
   if (location.pathname === "/rules") {
     document.getElementById("help-link").setAttribute("aria-current", "page");

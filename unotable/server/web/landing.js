@@ -5,7 +5,7 @@
 import { copyText, clear, h } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { store } from "./net.js";
-import { BOT_LEVELS, defaultTarget, houseSwitches, PRESETS } from "./options.js";
+import { BOT_LEVELS, DEFAULTS, defaultTarget, houseSwitches, PRESETS, seatCounts } from "./options.js";
 import { qrSvg } from "./qr.js";
 import { reachable } from "./state.js";
 
@@ -19,13 +19,14 @@ export function renderLanding(root) {
     { id: "preset", name: "preset" },
     PRESETS.map((p) => h("option", { value: p, text: t(`preset.${p}`) })),
   );
+  presetSel.value = DEFAULTS.preset;
   const presetDesc = h("p", { class: "hint", id: "preset-desc" });
   const switches = houseSwitches("opt");
   const seats = h("select", { id: "seats", name: "seats" });
   const bots = h("select", { id: "bots", name: "bots" });
   const level = h("select", { id: "bot-level", name: "bot_level" },
     BOT_LEVELS.map((l) => h("option", { value: l, text: t(`bot.${l}`) })));
-  level.value = "heuristic";
+  level.value = DEFAULTS.bot_level;
   const timer = h("select", { id: "timer", name: "turn_seconds" },
     [0, 20, 30, 60, 90, 120].map((s) => h("option", { value: s, text: s ? t("create.seconds", { n: s }) : t("create.no_timer") })));
   timer.value = "60";
@@ -34,12 +35,11 @@ export function renderLanding(root) {
 
   function fillSeats() {
     const preset = presetSel.value;
-    const range = preset === "two-player" ? [2] : preset === "partners" ? [4, 6, 8, 10]
-      : preset === "no-mercy" ? [2, 3, 4, 5, 6] : [2, 3, 4, 5, 6, 7, 8, 9, 10];
-    const keep = Number(seats.value) || 4;
+    const range = seatCounts(preset);
+    const keep = Number(seats.value) || DEFAULTS.seats;
     clear(seats);
     for (const n of range) seats.append(h("option", { value: n, text: num(n) }));
-    seats.value = String(range.includes(keep) ? keep : range.includes(4) ? 4 : range[0]);
+    seats.value = String(range.includes(keep) ? keep : range.includes(DEFAULTS.seats) ? DEFAULTS.seats : range[0]);
     fillBots();
   }
   function fillBots() {

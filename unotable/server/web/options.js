@@ -1,16 +1,37 @@
-// The rule sets and house rules a host chooses from, and the switches that choose them: written
-// once for the landing page's form and the waiting room's settings.
+// The rule sets and house rules a host chooses from (as the server offers them), and the switches
+// that choose them: written once for the landing page's form and the waiting room's settings.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-export const PRESETS = [
-  "official", "house", "no-mercy", "two-player", "partners",
-  "official-112-swap", "official-112-shuffle", "official-112-blank",
-];
-export const BOT_LEVELS = ["random", "rule-v1", "heuristic", "ismcts"];
+/**
+ * What the server offers (GET /api/options, read from the engine and the bot registry): the
+ * presets with every option's value and their seat counts, the bot levels, the defaults. Filled
+ * once by loadOptions() before the page draws anything; the bindings below are live.
+ */
+export let PRESETS = [];
+export let BOT_LEVELS = [];
+export let DEFAULTS = { preset: "official", seats: 4, bot_level: "heuristic" };
+let PRESET_VALUES = {};
+let PRESET_SEATS = {};
 
-/** The house rules offered as switches: option, rule IDs (docs/rules.md), on value, off value. */
+export async function loadOptions() {
+  const res = await fetch("/api/options");
+  if (!res.ok) throw new Error(`/api/options: ${res.status}`);
+  const doc = await res.json();
+  PRESETS = doc.presets.map((p) => p.name);
+  PRESET_VALUES = Object.fromEntries(doc.presets.map((p) => [p.name, p.values]));
+  PRESET_SEATS = Object.fromEntries(doc.presets.map((p) => [p.name, p.seats]));
+  BOT_LEVELS = doc.bot_levels;
+  DEFAULTS = { ...DEFAULTS, ...doc.defaults };
+  return doc;
+}
+
+/**
+ * The house rules offered as switches: option, rule IDs (docs/rules.md), the value a switch
+ * turned on gives when the preset has it off, and the off value. Which options are switches is
+ * the page's choice; their values are the server's.
+ */
 export const TOGGLES = [
   { opt: "stacking", ids: "HOUSE-1, HOUSE-2, NM-6", on: "same_kind", off: "none" },
   { opt: "jump_in", ids: "HOUSE-6, HOUSE-7, NET-8", on: true, off: false },
@@ -21,20 +42,21 @@ export const TOGGLES = [
   { opt: "defend_wd4_with_draw_two", ids: "HOUSE-14", on: true, off: false },
 ];
 
-/** Each preset's values of the switched options (docs/rules.md §12); anything unlisted is off. */
-const PRESET_ON = {
-  house: { stacking: "same_kind", jump_in: true, seven_zero: true, draw_until_playable: true },
-  "no-mercy": { stacking: "by_value", seven_zero: true, draw_until_playable: true, force_play: true },
-};
 /** Under No Mercy these are fixed (7-0 is always on; bounce and defend do not exist there). */
 const NO_MERCY_FIXED = new Set(["seven_zero", "bounce_draw_two", "defend_wd4_with_draw_two"]);
 
+/** A preset's value of an option (the server's), or the switch's off value when unknown. */
 export function presetValue(preset, opt) {
-  return (PRESET_ON[preset] || {})[opt] ?? TOGGLES.find((x) => x.opt === opt).off;
+  return PRESET_VALUES[preset]?.[opt] ?? TOGGLES.find((x) => x.opt === opt).off;
 }
 
 export function defaultTarget(preset) {
-  return preset === "no-mercy" ? 1000 : 500;
+  return PRESET_VALUES[preset]?.target_score ?? 500;
+}
+
+/** The seat counts a preset allows. */
+export function seatCounts(preset) {
+  return PRESET_SEATS[preset] || [2, 3, 4, 5, 6, 7, 8, 9, 10];
 }
 
 /**
