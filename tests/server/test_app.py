@@ -112,17 +112,7 @@ class ServerProc:
         self.url = found.group(1)
         if on_address is not None:
             on_address(self.url)
-        deadline = time.monotonic() + SERVER_START_S
-        while True:
-            try:
-                status, body = http("GET", f"{self.url}/healthz")
-                if status == 200 and body["ok"] is True:
-                    return
-            except OSError:
-                pass
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                pytest.fail(f"the server did not answer /healthz; log: {self.log()}")
-            time.sleep(0.05)
+        wait_healthy(self.url, self.proc, self.log)
 
     def kill9(self) -> None:
         assert self.proc is not None
@@ -141,6 +131,21 @@ class ServerProc:
 
     def log(self) -> str:
         return self.log_path.read_text()[-4000:] if self.log_path.exists() else ""
+
+
+def wait_healthy(url: str, proc: subprocess.Popen[str], log: Callable[[], str]) -> None:
+    """Until the server at ``url`` answers /healthz (it fails the test if ``proc`` ends first)."""
+    deadline = time.monotonic() + SERVER_START_S
+    while True:
+        try:
+            status, body = http("GET", f"{url}/healthz")
+            if status == 200 and body["ok"] is True:
+                return
+        except OSError:
+            pass
+        if time.monotonic() > deadline or proc.poll() is not None:
+            pytest.fail(f"the server at {url} did not answer /healthz; log: {log()}")
+        time.sleep(0.05)
 
 
 def _read_line(proc: subprocess.Popen[str], timeout: float) -> str:
@@ -651,6 +656,9 @@ def check_streams(rep: Replayed, streams: list[Stream], complete: bool = True) -
                 check_secrets(rep, msg, seat)
                 view = msg.get("view")
                 events = msg.get("events") or []
+                for e in msg.get("history") or []:  # a welcome's round log: the seat's own events
+                    assert by_seq.get(e["seq"]) == e, f"seat {seat}: a history event not its own: {e}"
+                    seen_cards.update(card_strings(e))
                 for e in events:
                     assert e["seq"] in by_seq, f"seat {seat} got an event that is not its own: {e}"
                     assert e == by_seq[e["seq"]], f"seat {seat}: {e} != {by_seq[e['seq']]}"
@@ -695,8 +703,9 @@ def check_secrets(rep: Replayed, msg: dict[str, Any], seat: int | None) -> None:
     view = msg.get("view")
     if view is not None:
         assert not keys_in(view) & SECRET_KEYS
-    # outside the view and the events (checked against the engine), no card at all
-    rest = {k: v for k, v in msg.items() if k not in ("view", "events", "text", "message")}
+    # outside the view, the events and the history (checked against the engine), and the chat's
+    # free text, no card at all
+    rest = {k: v for k, v in msg.items() if k not in ("view", "events", "history", "text", "message", "chat")}
     assert not card_strings(rest), f"seat {seat}: cards outside the view: {card_strings(rest)}"
 
 

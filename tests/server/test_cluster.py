@@ -56,6 +56,7 @@ from test_app import (  # noqa: E402
     http,
     over,
     play_person,
+    wait_healthy,
 )
 
 from unotable.server.store import ConflictError, FencedError, open_store  # noqa: E402
@@ -141,17 +142,7 @@ class Node:
         found = re.search(r"serving at (http://127\.0\.0\.1:(\d+))", line)
         assert found, f"{self.name}: no address in {line!r}; log: {self.log()}"
         self.url = found.group(1)
-        deadline = time.monotonic() + NODE_START_S
-        while True:
-            try:
-                status, body = http("GET", f"{self.url}/healthz")
-                if status == 200 and body["ok"] is True:
-                    return
-            except OSError:
-                pass
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                pytest.fail(f"{self.name} did not answer /healthz; log: {self.log()}")
-            time.sleep(0.05)
+        wait_healthy(self.url, self.proc, self.log)
 
     def signal(self, sig: int) -> None:
         assert self.proc is not None
