@@ -13,8 +13,11 @@ ratios, which hold steady, rather than the absolute figures, which do not):
   the observation).
 - ``unotable gym``: the Gymnasium env, one learning seat against rule-v1 bots (its steps only).
 - ``unotable vector[python]`` / ``[native]``: the vector env in self-play over ``--tables``
-  tables, one ``step`` per chunk (every row a step); the native row when the core provides the
-  backend.
+  tables, one ``step`` per chunk (every row a step), timing ``step`` alone (the numpy policy
+  excluded, as an env's own time); the native row when the core provides the vector backend.
+- ``unotable_native Pool.step``: the native core's own batched step over ``--tables`` tables
+  (its decision points: the active seat decides; a finished match restarts the table), timed
+  the same way, when ``unotable_native`` is installed.
 
 The envs run with ``out_of_turn="auto"`` (no out-of-turn decision points), the closest match to
 RLCard's turn structure; every step writes an 854-byte observation and a 445-entry mask (RLCard:
@@ -31,6 +34,7 @@ import json
 import platform
 import random
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,7 +43,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from throughput import choose, measure
+from throughput import choose
 
 from unotable import Game, Ruleset
 from unotable.env import aec_env, gym_env, vector_env
@@ -159,25 +163,77 @@ def gym_chunks(seats: int, seed: int) -> Chunk:
     return chunk
 
 
-def vector_chunks(seats: int, seed: int, tables: int, backend: str) -> Chunk:
+def vector_policy(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """:func:`pick`, vectorised over the rows of ``mask``: accept, else a random play or colour,
+    else draw or pass (an auto-reset row, whose mask is empty, gets 0)."""
+    m = mask.astype(bool)
+    plays = m.copy()
+    plays[:, 390:394] = False
+    plays[:, 434:] = False
+    scores = rng.random(m.shape) * plays
+    scores[:, 392] += 2.0 * m[:, 392]
+    return np.where(scores.max(axis=1) > 0, scores.argmax(axis=1), m.argmax(axis=1)).astype(np.int32)
+
+
+def vector_chunks(seats: int, seed: int, tables: int, backend: str) -> TimedChunk:
     envs = vector_env(tables, "official", seats=seats, opponents=None, out_of_turn="auto", backend=backend)
     _, infos = envs.reset(seed=seed)
     rng = np.random.default_rng(seed)
     state = {"infos": infos}
 
-    def chunk() -> tuple[int, int]:
-        mask = state["infos"]["action_mask"].astype(bool)
-        # the same policy, vectorised: accept, else a random play or colour, else draw or pass
-        plays = mask.copy()
-        plays[:, 390:394] = False
-        plays[:, 434:] = False
-        scores = rng.random(mask.shape) * plays + 2.0 * mask[:, [392]] * (np.arange(mask.shape[1]) == 392)
-        actions = np.where(scores.max(axis=1) > 0, scores.argmax(axis=1), mask.argmax(axis=1))
+    def chunk() -> tuple[int, int, float]:
+        mask = state["infos"]["action_mask"]
+        actions = vector_policy(mask, rng)
+        start = time.perf_counter()
         _, _, term, _, state["infos"] = envs.step(actions)
-        live = int(mask.any(axis=1).sum())
-        return int(term.sum()), live
+        elapsed = time.perf_counter() - start
+        return int(term.sum()), int(mask.any(axis=1).sum()), elapsed
 
     return chunk
+
+
+def native_pool_chunks(seats: int, seed: int, tables: int) -> TimedChunk | None:
+    """The native core's own batched ``Pool.step`` (its decision points: the active seat decides,
+    a match restarts its table), when ``unotable_native`` is installed."""
+    try:
+        import unotable_native
+    except ImportError:
+        return None
+    pool = unotable_native.Pool(tables, "official", seats, seeds=list(range(seed, seed + tables)))
+    bufs = pool.buffers()
+    rng = np.random.default_rng(seed)
+
+    def chunk() -> tuple[int, int, float]:
+        actions = vector_policy(bufs["mask"], rng)
+        start = time.perf_counter()
+        pool.step(actions, bufs)
+        elapsed = time.perf_counter() - start
+        return int(bufs["done"].sum()), tables, elapsed
+
+    return chunk
+
+
+TimedChunk = Callable[[], tuple[int, int, float]]
+"""A chunk that times itself: (episodes, steps, seconds inside the environment)."""
+
+
+def timed(chunk: Chunk) -> TimedChunk:
+    def run() -> tuple[int, int, float]:
+        start = time.perf_counter()
+        episodes, steps = chunk()
+        return episodes, steps, time.perf_counter() - start
+    return run
+
+
+def measure_timed(chunks: list[TimedChunk], seconds: float) -> list[tuple[int, int, float]]:
+    """As ``throughput.measure``: the chunks take turns until each has run ``seconds``."""
+    totals = [(0, 0, 0.0)] * len(chunks)
+    while min(t[2] for t in totals) < seconds:
+        for k, chunk in enumerate(chunks):
+            e, s, t = chunk()
+            a, b, c = totals[k]
+            totals[k] = (a + e, b + s, c + t)
+    return totals
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -189,20 +245,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    rows: list[tuple[str, Chunk]] = [("unotable raw", raw_chunks(args.seats, args.seed))]
+    rows: list[tuple[str, TimedChunk]] = [("unotable raw", timed(raw_chunks(args.seats, args.seed)))]
     theirs = (("rlcard 1.2.0 env.run", rlcard_run_chunks), ("rlcard 1.2.0 step loop", rlcard_step_chunks))
     for name, make in theirs:
         chunk = make(args.seats, args.seed)
         if chunk is not None:
-            rows.append((name, chunk))
-    rows.append(("unotable aec[python]", aec_chunks(args.seats, args.seed)))
-    rows.append(("unotable gym[python]", gym_chunks(args.seats, args.seed)))
+            rows.append((name, timed(chunk)))
+    rows.append(("unotable aec[python]", timed(aec_chunks(args.seats, args.seed))))
+    rows.append(("unotable gym[python] vs rule-v1", timed(gym_chunks(args.seats, args.seed))))
     rows.append((f"unotable vector[python] x{args.tables}",
                  vector_chunks(args.seats, args.seed, args.tables, "python")))
     if native_backend_available():
         rows.append((f"unotable vector[native] x{args.tables}",
                      vector_chunks(args.seats, args.seed, args.tables, "native")))
-    totals = measure([c for _, c in rows], args.seconds)
+    pool = native_pool_chunks(args.seats, args.seed, args.tables)
+    if pool is not None:
+        rows.append((f"unotable_native Pool.step x{args.tables}", pool))
+    totals = measure_timed([c for _, c in rows], args.seconds)
     results: list[dict[str, Any]] = []
     for (name, _), (episodes, steps, elapsed) in zip(rows, totals, strict=True):
         results.append({"env": name, "steps": steps, "seconds": round(elapsed, 3),

@@ -92,27 +92,45 @@ def encode_game(game: Game, seat: int, history: History, out: bytearray | None =
     target = rules.target_score
     partners = rules.partnership
     to_act = public_seats_to_act(st)
-    hands = st.hands
+    hands, called, exposed, knocked, eliminated = st.hands, st.called, st.exposed, st.knocked, st.eliminated
+    scores, round_wins = st.scores, st.round_wins
+    dealer, active, top_player, parity = st.dealer, st.active, st.top_player, seat % 2
+    o = SEATS_OFF
     for r in range(n):
-        s = (seat + r) % n
-        o = SEATS_OFF + SEAT_RECORD * r
+        s = seat + r
+        if s >= n:
+            s -= n
         size = len(hands[s])
         out[o] = 1
         out[o + 1] = 255 if size > 255 else size
-        out[o + 2] = 1 if in_round[s] else 0
-        out[o + 3] = 1 if st.called[s] and size == 1 else 0
-        out[o + 4] = 1 if st.exposed[s] else 0
-        out[o + 5] = 1 if st.knocked[s] else 0
-        out[o + 6] = 1 if st.eliminated[s] else 0
-        out[o + 7] = 1 if partners and s % 2 == seat % 2 else 0
-        out[o + 8] = 1 if s == st.dealer else 0
-        out[o + 9] = 1 if s == st.active else 0
-        out[o + 10] = 1 if s == st.top_player else 0
-        score = st.scores[s] * 255 // target
-        out[o + 11] = 255 if score > 255 else (0 if score < 0 else score)
-        wins = st.round_wins[s]
-        out[o + 12] = 255 if wins > 255 else wins
-        out[o + 13] = 1 if s in to_act else 0
+        if in_round[s]:
+            out[o + 2] = 1
+        if size == 1 and called[s]:
+            out[o + 3] = 1
+        if exposed[s]:
+            out[o + 4] = 1
+        if knocked[s]:
+            out[o + 5] = 1
+        if eliminated[s]:
+            out[o + 6] = 1
+        if partners and s % 2 == parity:
+            out[o + 7] = 1
+        if s == dealer:
+            out[o + 8] = 1
+        if s == active:
+            out[o + 9] = 1
+        if s == top_player:
+            out[o + 10] = 1
+        score = scores[s]
+        if score:
+            score = score * 255 // target
+            out[o + 11] = 255 if score > 255 else (0 if score < 0 else score)
+        wins = round_wins[s]
+        if wins:
+            out[o + 12] = 255 if wins > 255 else wins
+        if s in to_act:
+            out[o + 13] = 1
+        o += SEAT_RECORD
     for c in discard:
         if out[DISCARD_COUNTS + c] < 255:
             out[DISCARD_COUNTS + c] += 1

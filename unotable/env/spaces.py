@@ -506,8 +506,11 @@ def write_history(out: bytearray, history: History, me: int, n: int) -> None:
     """The history block of ``me``'s observation (targets relative to ``me``)."""
     entries = history.entries
     for r in range(n):
+        row = entries[(me + r) % n]
+        if not row:
+            continue
         o = HISTORY_OFF + HISTORY_DEPTH * HISTORY_ENTRY * r
-        for kind, card_plus, named, target, htop, hcolor in entries[(me + r) % n]:
+        for kind, card_plus, named, target, htop, hcolor in row:
             out[o] = kind
             out[o + 1] = card_plus
             out[o + 2] = named

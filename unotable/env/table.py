@@ -151,6 +151,8 @@ class Table:
         self.cycles = 0
         self.episode_seed = 0
         self._declined: dict[int, tuple[int, int]] = {}
+        self._map: dict[int, Action] = {}
+        self._map_for: list[Action] | None = None
         self._rngs: dict[int, random.Random] = {}
         self._seen = 0
         self._scores_at_deal: list[int] = []
@@ -393,22 +395,30 @@ class Table:
             self._declined[seat] = (g.action_count, g.last_seq)
             self._advance()
             return
-        action = action_at(index, seat, self.n)
-        if action not in self.legal:
+        action = self.legal_by_index().get(index)
+        if action is None:
+            action = action_at(index, seat, self.n)  # InvalidActionError for no index at all
             legal = ", ".join(str(a) for a in self.legal)
             raise IllegalActionError(f"action {index} ({action}) is not legal for seat {seat} now; "
                                      f"legal: {legal}")
         self._apply(seat, action)
         self._advance()
 
+    def legal_by_index(self) -> dict[int, Action]:
+        """The decision point's legal actions by their index (made once per decision point)."""
+        if self._map_for is not self.legal:
+            seat, n = self.seat, self.n
+            self._map = {index_of(a, seat, n): a for a in self.legal}
+            self._map_for = self.legal
+        return self._map
+
     def mask(self) -> bytearray:
         """The mask of the current decision point (``NUM_ACTIONS`` bytes; all zero once done)."""
         mask = bytearray(NUM_ACTIONS)
         if self.done:
             return mask
-        seat, n = self.seat, self.n
-        for a in self.legal:
-            mask[index_of(a, seat, n)] = 1
+        for i in self.legal_by_index():
+            mask[i] = 1
         if self.decline:
             mask[NOOP] = 1
         return mask
