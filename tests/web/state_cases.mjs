@@ -58,6 +58,9 @@ export function run(S) {
   check("penalty banner", S.momentsOf([{ type: "drew", seat: 2, count: 4, reason: "penalty" }, { type: "drew", seat: 2, count: 1, reason: "draw" }], 0).banners.length, 1);
   // autopilot: the seat's own flag
   check("autopilot", S.onAutopilot(S.reduce(S.initialState(), welcome({ table: { status: "playing", seats: seats(true) } }))), true);
+  // a reaction is a moment, not state
+  const r = S.reduce(s, { type: "reaction", seat: 1, name: "Bo", reaction: "gg", seq: 9 });
+  check("reaction", [r.moments.reactions, r.log.length === s.log.length], [[{ seat: 1, name: "Bo", reaction: "gg" }], true]);
   // unknown messages leave the state as it was
   check("unknown", S.reduce(s, { type: "nonsense" }) === s, true);
 

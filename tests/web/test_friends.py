@@ -306,6 +306,43 @@ def test_the_log_and_the_chat_survive_a_reload(positioned_server: str, browser: 
     close_all([ann, bo, cy], errors)
 
 
+# -- rename, reactions ----------------------------------------------------------------------------
+
+
+def test_a_name_is_changed_in_the_waiting_room_without_leaving(server: str, browser: Any) -> None:
+    errors: list[str] = []
+    doc = create(server, 3, 1)
+    ann = host_page(browser, server, doc, "en-US", LAPTOP, errors)
+    friend = new_page(browser, "he", PHONE, errors)
+    friend.goto(f"{server}/t/{doc['table']}")
+    friend.wait_for_selector(".waiting")
+    ann.fill("#rename-input", "Annie")
+    ann.click("#rename-btn")
+    friend.wait_for_function("[...document.querySelectorAll('.seat-row .seat-name')]"
+                             ".some((e) => e.textContent.includes('Annie'))")
+    ann.wait_for_selector(".seat-row.me")  # still seated
+    assert "Annie" in ann.inner_text(".seat-row.me")
+    close_all([ann, friend], errors)
+
+
+def test_reactions_are_bubbles_at_the_seat_and_rate_limited(
+    positioned_server: str, browser: Any
+) -> None:
+    errors: list[str] = []
+    ann, bo, cy = three_friends(browser, positioned_server, "official", 13, errors, (LAPTOP, PHONE, PHONE))
+    bo.click("#reactions .react[data-reaction='gg']")
+    ann.wait_for_selector(".seat[data-seat='1'] .bubble[data-reaction='gg']")
+    cy.wait_for_selector(".seat[data-seat='1'] .bubble")
+    bo.wait_for_selector(".me-spot .bubble")
+    assert "GG" in ann.inner_text(".seat[data-seat='1'] .bubble")
+    ann.wait_for_selector(".seat[data-seat='1'] .bubble", state="detached", timeout=6000)  # for a moment
+    for _ in range(5):  # a burst: the server slows it down with its coded error
+        bo.click("#reactions .react[data-reaction='wow']")
+    bo.wait_for_function("window.unotable.page.state.error?.code === 'rate_limited'")
+    assert bo.inner_text("#error")
+    close_all([ann, bo, cy], errors)
+
+
 # -- autopilot, rules, share warning, taken-over pill ----------------------------------------------
 
 

@@ -31,7 +31,9 @@ __all__ = [
     "Dealt",
     "Entry",
     "Left",
+    "Reacted",
     "Rematched",
+    "Renamed",
     "Seated",
     "SettingsChanged",
     "Started",
@@ -88,6 +90,31 @@ class Left:
 
     def to_dict(self) -> dict[str, Any]:
         return {"k": self.kind, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Renamed:
+    """A seated player changed their name in the waiting room."""
+
+    kind: ClassVar[str] = "rename"
+    seat: int
+    name: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"k": self.kind, "seat": self.seat, "name": self.name}
+
+
+@dataclass(frozen=True, slots=True)
+class Reacted:
+    """A quick reaction (seat None: the host or a spectator, under ``name``)."""
+
+    kind: ClassVar[str] = "react"
+    seat: int | None
+    name: str
+    reaction: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"k": self.kind, "seat": self.seat, "name": self.name, "r": self.reaction}
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +200,7 @@ class AutopilotSet:
 
 Entry: TypeAlias = (
     Seated | BotAdded | BotRemoved | Left | SettingsChanged | Chatted | Started | Rematched | Dealt | Acted
-    | AutopilotSet
+    | AutopilotSet | Renamed | Reacted
 )
 """Any log entry."""
 
@@ -204,6 +231,11 @@ def entry_from_dict(doc: dict[str, Any]) -> Entry:
             return BotRemoved(_int(doc, "seat"))
         if kind == "leave":
             return Left(_int(doc, "seat"))
+        if kind == "rename":
+            return Renamed(_int(doc, "seat"), _str(doc, "name"))
+        if kind == "react":
+            seat = doc["seat"]
+            return Reacted(None if seat is None else _int(doc, "seat"), _str(doc, "name"), _str(doc, "r"))
         if kind == "settings":
             settings = doc["settings"]
             if not isinstance(settings, dict):

@@ -35,7 +35,17 @@ from unotable.server.bus import Bus, BusSignal, Link, Reply
 from unotable.server.entries import Entry, Left, Rematched, Seated, entry_from_dict
 from unotable.server.ids import new_table_id, new_token
 from unotable.server.outbox import Conn
-from unotable.server.protocol import LIMITS, Act, Chat, ClientMsg, CloseCode, ErrorCode, Ping, ProtocolError
+from unotable.server.protocol import (
+    LIMITS,
+    Act,
+    Chat,
+    ClientMsg,
+    CloseCode,
+    ErrorCode,
+    Ping,
+    ProtocolError,
+    React,
+)
 from unotable.server.protocol import ReconnectReason as Why
 from unotable.server.store import ConflictError, Store, StoreError
 from unotable.server.table import Decision, Role, TableActor, TableSettings, new_table_doc
@@ -226,6 +236,13 @@ class Hub:
         if isinstance(msg, Chat) and not conn.chats.allow():
             self.refuse(
                 conn, ErrorCode.RATE_LIMITED, f"at most {LIMITS.chats_per_second:g} chat line per second"
+            )
+            return
+        if isinstance(msg, React) and not conn.reactions.allow():
+            self.refuse(
+                conn, ErrorCode.RATE_LIMITED,
+                f"at most {LIMITS.reaction_burst} reactions at once, then one every "
+                f"{1 / LIMITS.reactions_per_second:g} seconds",
             )
             return
         await self.link.submit(conn, msg, arrived)

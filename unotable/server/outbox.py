@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from unotable.server.entries import Acted, ActedBy, Chatted, Entry, Rematched, Started
+from unotable.server.entries import Acted, ActedBy, Chatted, Entry, Reacted, Rematched, Started
 from unotable.server.protocol import (
     LIMITS,
     ChatLine,
@@ -34,6 +34,7 @@ from unotable.server.protocol import (
     Pong,
     Presence,
     PublicTable,
+    ReactionOut,
     Reconnect,
     ReconnectReason,
     TokenOut,
@@ -84,7 +85,7 @@ class RateLimiter:
 class Conn:
     """One client of a table: its role, what it was sent, and its queue of text frames."""
 
-    __slots__ = ("chats", "close_code", "game_no", "game_seq", "messages", "out", "role", "seq")
+    __slots__ = ("chats", "close_code", "game_no", "game_seq", "messages", "out", "reactions", "role", "seq")
 
     def __init__(self, role: Role) -> None:
         self.role = role
@@ -94,6 +95,7 @@ class Conn:
         self.close_code = CloseCode.RESTART
         self.messages = RateLimiter(LIMITS.messages_per_second, LIMITS.message_burst)
         self.chats = RateLimiter(LIMITS.chats_per_second, LIMITS.chat_burst)
+        self.reactions = RateLimiter(LIMITS.reactions_per_second, LIMITS.reaction_burst)
         self.seq = -1  # the highest table seq this client was sent
 
     def send(self, msg: BaseModel, seq: int) -> None:
@@ -162,17 +164,27 @@ def presence(actor: TableActor, conns: Iterable[Conn], now: float) -> None:
             conn.out.put_nowait(text)
 
 
-def chat(actor: TableActor, conns: Iterable[Conn], entry: Chatted) -> None:
-    msg = ChatOut.model_construct(
-        seq=actor.seq, type="chat", seat=entry.seat, name=entry.name, text=entry.text
-    )
+def _to_all(actor: TableActor, conns: Iterable[Conn], msg: BaseModel) -> None:
+    """The same frame to every connection (a chat line, a reaction: nothing per seat in it)."""
     text = msg.model_dump_json(exclude_unset=True)
     for conn in conns:
         conn.seq = max(conn.seq, actor.seq)
         conn.out.put_nowait(text)
 
 
-TABLE_KINDS = frozenset({"start", "rematch", "deal", "autopilot", "settings"})
+def chat(actor: TableActor, conns: Iterable[Conn], entry: Chatted) -> None:
+    _to_all(actor, conns, ChatOut.model_construct(
+        seq=actor.seq, type="chat", seat=entry.seat, name=entry.name, text=entry.text
+    ))
+
+
+def reaction(actor: TableActor, conns: Iterable[Conn], entry: Reacted) -> None:
+    _to_all(actor, conns, ReactionOut.model_construct(
+        seq=actor.seq, type="reaction", seat=entry.seat, name=entry.name, reaction=entry.reaction
+    ))
+
+
+TABLE_KINDS = frozenset({"start", "rematch", "deal", "autopilot", "settings", "rename"})
 """The entries whose update carries the table even when no seat changed."""
 
 
@@ -181,6 +193,9 @@ def updates(actor: TableActor, conns: Iterable[Conn], entry: Entry, table_change
     True when the update carried the table (who is connected was told too)."""
     if isinstance(entry, Chatted):
         chat(actor, conns, entry)
+        return False
+    if isinstance(entry, Reacted):
+        reaction(actor, conns, entry)
         return False
     info: PublicTable | None = actor.info(now) if table_changed or entry.kind in TABLE_KINDS else None
     deadline = actor.deadline(now) if info is None else info.turn_deadline

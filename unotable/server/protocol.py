@@ -29,13 +29,14 @@ from __future__ import annotations
 import json
 import sys
 from enum import IntEnum, StrEnum
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Annotated, Any, Literal, TypeAlias, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 __all__ = [
     "HOST_TYPES",
     "LIMITS",
+    "REACTIONS",
     "ClientMessage",
     "ClientMsg",
     "CloseCode",
@@ -141,6 +142,8 @@ class Limits(BaseModel):
     chat_length: int = 200
     chats_per_second: float = 1.0
     chat_burst: int = 5
+    reactions_per_second: float = 0.5
+    reaction_burst: int = 3
     name_length: int = 24
 
 
@@ -233,6 +236,26 @@ class HostKick(_Message):
     seat: int = Field(ge=0, le=9)
 
 
+class Rename(_Message):
+    """Change the name of the seat you hold, in the waiting room."""
+
+    type: Literal["rename"]
+    name: str = Field(min_length=1, max_length=LIMITS.name_length)
+
+
+Reaction: TypeAlias = Literal["gg", "nice", "oops", "wow", "hurry", "thanks"]
+REACTIONS: tuple[str, ...] = get_args(Reaction)
+"""The quick reactions (a fixed set; anything free-form is chat)."""
+
+
+class React(_Message):
+    """A quick reaction, shown at the sender's seat (players, the host and spectators); rate-limited
+    (``rate_limited``), and, unlike chat, not kept for a welcome."""
+
+    type: Literal["react"]
+    reaction: Reaction
+
+
 class HostSettings(_Message):
     """Change the settings in the waiting room (any of them)."""
 
@@ -244,7 +267,9 @@ class HostSettings(_Message):
     turn_seconds: float | None = Field(default=None, ge=0, le=600)
 
 
-ClientMsg: TypeAlias = Hello | Sit | Act | Chat | Ping | Leave | HostStart | HostBot | HostKick | HostSettings
+ClientMsg: TypeAlias = (
+    Hello | Sit | Act | Chat | Ping | Leave | Rename | React | HostStart | HostBot | HostKick | HostSettings
+)
 """Any client message (the type of what :func:`parse_client` returns)."""
 ClientMessage = Annotated[ClientMsg, Field(discriminator="type")]
 _CLIENT: TypeAdapter[ClientMsg] = TypeAdapter(ClientMessage)
@@ -270,7 +295,9 @@ def _describe(exc: ValidationError) -> str:
     if kind == "json_invalid":
         return "not JSON"
     if kind in ("union_tag_invalid", "union_tag_not_found"):
-        return "type must be one of hello, sit, act, chat, ping, leave, " + ", ".join(sorted(HOST_TYPES))
+        return "type must be one of hello, sit, act, chat, ping, leave, rename, react, " + ", ".join(
+            sorted(HOST_TYPES)
+        )
     return f"{where}: {first['msg']}" if where else str(first["msg"])
 
 
@@ -389,7 +416,18 @@ class Reconnect(_Out):
     message: str = Field(description="the reason in words, for people (clients read reason)")
 
 
-ServerMsg: TypeAlias = Welcome | TokenOut | Update | Presence | ChatOut | ErrorOut | Pong | Reconnect
+class ReactionOut(_Out):
+    """A quick reaction: who (the seat, or None for the host or a spectator), its name, which."""
+
+    type: Literal["reaction"]
+    seat: int | None
+    name: str
+    reaction: Reaction
+
+
+ServerMsg: TypeAlias = (
+    Welcome | TokenOut | Update | Presence | ChatOut | ReactionOut | ErrorOut | Pong | Reconnect
+)
 """Any server message."""
 ServerMessage = Annotated[ServerMsg, Field(discriminator="type")]
 

@@ -53,7 +53,9 @@ from unotable.server.entries import (
     Dealt,
     Entry,
     Left,
+    Reacted,
     Rematched,
+    Renamed,
     Seated,
     SettingsChanged,
     Started,
@@ -74,6 +76,8 @@ from unotable.server.protocol import (
     Ping,
     ProtocolError,
     PublicTable,
+    React,
+    Rename,
     SeatInfo,
     SeatKind,
     Sit,
@@ -408,7 +412,22 @@ class TableActor:
             return Decision(Chatted(role.seat, name, text))
         if isinstance(msg, Act):
             return self._decide_act(role, msg.action, msg.seq)
+        if isinstance(msg, Rename):
+            return self._decide_rename(role, msg.name)
+        if isinstance(msg, React):
+            name = self.names()[role.seat] if role.seat is not None else "host" if role.host else "spectator"
+            return Decision(Reacted(role.seat, name, msg.reaction))
         return self._decide_host(msg)
+
+    def _decide_rename(self, role: Role, name: str) -> Decision:
+        if role.seat is None:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "a spectator holds no seat to rename")
+        if self.status is not TableStatus.WAITING:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "names are changed in the waiting room")
+        clean = _plain_text(name, "a name")
+        if not clean:
+            raise ProtocolError(ErrorCode.INVALID, "a name needs a letter")
+        return Decision(Renamed(role.seat, clean))
 
     def _decide_sit(self, seat: int, name: str) -> Decision:
         if self.status is not TableStatus.WAITING:
@@ -535,6 +554,10 @@ class TableActor:
             self.seats = (self.seats + [Seat() for _ in range(self.settings.seats)])[: self.settings.seats]
         elif isinstance(entry, Chatted):
             self.chat_log.append(entry)
+        elif isinstance(entry, Renamed):
+            self.seats[entry.seat].name = entry.name
+        elif isinstance(entry, Reacted):
+            pass
         elif isinstance(entry, Started | Rematched):
             if isinstance(entry, Rematched) and self.game is not None:
                 self.past.append(Record.from_game(self.game, names=self.names()))

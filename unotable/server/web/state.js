@@ -31,11 +31,11 @@ export function initialState() {
     deadline: null,
     selected: null,
     choice: null,
-    moments: { banners: [], sounds: [], yourTurn: false },
+    moments: { banners: [], sounds: [], yourTurn: false, reactions: [] },
   };
 }
 
-const noMoments = () => ({ banners: [], sounds: [], yourTurn: false });
+const noMoments = () => ({ banners: [], sounds: [], yourTurn: false, reactions: [] });
 
 function seated(you) {
   return you.seat !== null && you.seat !== undefined;
@@ -135,6 +135,10 @@ export function reduce(state, msg) {
       s.chat = chat.length > LOG_MAX ? chat.slice(chat.length - LOG_MAX) : chat;
       return s;
     }
+    case "reaction":
+      // shown for a moment at the sender's seat: the page times the bubble
+      s.moments.reactions = [{ seat: msg.seat, name: msg.name, reaction: msg.reaction }];
+      return s;
     case "error":
       s.error = { code: msg.code, message: msg.message };
       return s;
@@ -161,6 +165,9 @@ export function reduce(state, msg) {
 export function selectedCard(state) {
   return state.selected ? state.selected.replace(/^card-/, "").replace(/-\d+$/, "") : null;
 }
+
+/** The quick reactions (the protocol's fixed set). */
+export const REACTIONS = ["gg", "nice", "oops", "wow", "hurry", "thanks"];
 
 /** The seat's legal actions, parsed ({text, kind, card, color, target, uno}). */
 export function legalOf(view) {

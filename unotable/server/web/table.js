@@ -8,7 +8,7 @@ import { cardBack, cardElement } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { isRtl, t } from "./i18n.js";
 import { play as playSound, yourTurnSignals } from "./sound.js";
-import { initialState, legalOf, myTurn, onAutopilot, playsOf, reduce } from "./state.js";
+import { initialState, legalOf, myTurn, onAutopilot, playsOf, REACTIONS, reduce } from "./state.js";
 import { renderControls } from "./view_controls.js";
 import { renderHand } from "./view_hand.js";
 import { renderSide } from "./view_side.js";
@@ -18,6 +18,7 @@ import { describe, nameOf } from "./words.js";
 
 const BANNER_MS = 3500;
 const BANNERS_AT_ONCE = 3;
+const BUBBLE_MS = 3000;
 
 export class TablePage {
   constructor(root, tableId, conn) {
@@ -30,7 +31,7 @@ export class TablePage {
     this.turnEndsAt = null;
     this.lastTopKey = null;
     this.moves = [];
-    this.banners = [];
+    this.bubbles = new Map(); // seat -> the reaction shown at it, for a moment
     this.ticker = setInterval(() => this.tick(), 500);
     document.addEventListener("keydown", (ev) => this.onKey(ev));
     document.addEventListener("visibilitychange", () => this.title());
@@ -71,6 +72,7 @@ export class TablePage {
     }
     if (msg.type === "chat") this.announce(t("chat.said", { name: msg.name, text: msg.text }));
     if (msg.type === "error") this.announce(this.error);
+    for (const r of m.reactions || []) this.bubble(r);
     for (const s of new Set(m.sounds)) playSound(s);
     if (m.yourTurn) {
       yourTurnSignals(t("table.your_turn"));
@@ -134,14 +136,32 @@ export class TablePage {
    * scroll, brief, never in the way of a control (it takes no pointer), read out by the live region
    * (the banner itself is hidden from screen readers so that it is not read twice).
    */
-  banner({ e, mine }) {
+  banner({ e, mine, text: given = null }) {
     const layer = document.getElementById("banners");
-    const text = describe(this.state, e);
+    const text = given ?? describe(this.state, e);
     if (!layer || !text) return;
     const el = h("p", { class: `banner ev-${e.type}${mine ? " mine" : ""}`, "data-event": e.type, text });
     layer.append(el);
     while (layer.childNodes.length > BANNERS_AT_ONCE) layer.removeChild(layer.firstChild);
     setTimeout(() => el.remove(), BANNER_MS);
+  }
+
+  /** A reaction: a bubble at the sender's seat (the host's or a spectator's as a banner). */
+  bubble({ seat, name, reaction }) {
+    const text = t(`react.${reaction}`);
+    this.announce(t("react.said", { name, text }));
+    if (seat === null || seat === undefined) {
+      this.banner({ e: { type: "reaction" }, mine: false, text: t("react.said", { name, text }) });
+      return;
+    }
+    const until = Date.now() + BUBBLE_MS;
+    this.bubbles.set(seat, { reaction, until });
+    setTimeout(() => {
+      if (this.bubbles.get(seat)?.until === until) {
+        this.bubbles.delete(seat);
+        this.render();
+      }
+    }, BUBBLE_MS);
   }
 
   title() {
@@ -301,9 +321,17 @@ export class TablePage {
     below.append(renderControls(this, v, legal));
     if (me !== null && me !== undefined && v.hand) below.append(renderHand(this, v, legal));
     else below.append(h("p", { class: "watching", text: t("table.watching") }));
+    below.append(this.renderReactions());
     below.append(errorLine(state));
     wrap.append(h("div", { class: "play-body" }, stage, below));
     return wrap;
+  }
+
+  /** The quick reactions, for players and spectators alike (the server limits their pace). */
+  renderReactions() {
+    return h("div", { class: "reactions", id: "reactions", role: "group", "aria-label": t("react.label") },
+      REACTIONS.map((r) => h("button", { type: "button", class: "react", "data-key": `react-${r}`, "data-reaction": r, text: t(`react.${r}`),
+        onclick: () => this.send({ type: "react", reaction: r }) })));
   }
 
   /**

@@ -42,6 +42,7 @@ function seatChip(page, v, s, legal, place) {
   h("span", { class: "score", text: t("seat.score", { n: v.scores[s] }) }),
   badges.length ? h("span", { class: "badges" }, badges) : null,
   now ? h("span", { class: "turn-mark" }, h("span", { class: "sr-only", text: t("seat.acting") }), page.turnEndsAt !== null ? h("span", { class: "timer" }) : null) : null,
+  page.bubbles?.has(s) ? h("span", { class: "bubble", "data-reaction": page.bubbles.get(s).reaction, role: "presentation", text: t(`react.${page.bubbles.get(s).reaction}`) }) : null,
   catchAct ? h("button", { type: "button", class: "catch danger", "data-key": `catch-${s}`, "data-target": s, text: t("act.catch_short"), "aria-label": t("act.catch", { name: nameOf(state, s) }), onclick: () => page.act(catchAct.text) }) : null);
 }
 
@@ -58,6 +59,7 @@ export function renderRing(page, v, legal) {
     const mine = acting(v, me);
     ring.append(h("div", { class: `me-spot${mine ? " acting" : ""}${nextSeat(v) === me && !mine ? " next" : ""}`, "aria-hidden": "true" },
       h("span", { class: "seat-name", text: t("seat.you") }),
+      page.bubbles?.has(me) ? h("span", { class: "bubble", "data-reaction": page.bubbles.get(me).reaction, text: t(`react.${page.bubbles.get(me).reaction}`) }) : null,
       nextSeat(v) === me && !mine ? h("span", { class: "badge next", text: t("seat.next") }) : null));
   }
   ring.append(renderCenter(page, v, legal));

@@ -63,6 +63,7 @@ export function renderWaiting(page) {
       actions.push(h("button", { type: "button", class: "kick", "data-key": `kick-${i}`, text: t("wait.kick"), onclick: () => page.send({ type: "kick", seat: i }) }));
     }
     if (i === mine) {
+      actions.push(renameForm(page, s.name));
       actions.push(h("button", { type: "button", class: "leave", "data-key": "leave", text: t("wait.leave"), onclick: () => { store.set(page.tableId, "seat", null); page.leaveSeat(); page.send({ type: "leave" }); } }));
     }
     return h("li", { class: `seat-row kind-${s.kind}${i === mine ? " me" : ""}`, "data-seat": i },
@@ -96,6 +97,23 @@ export function renderWaiting(page) {
     host ? renderSettings(page, table) : invite,
     h("p", { class: "hint", text: t("table.spectators", { n: table.spectators }) }),
     errorLine(state));
+}
+
+/** Change my name without leaving the seat. */
+function renameForm(page, current) {
+  const input = h("input", { type: "text", id: "rename-input", "data-key": "rename-input", maxlength: 24, autocomplete: "nickname", "aria-label": t("wait.rename_label") });
+  input.value = page.drafts.rename ?? current ?? "";
+  input.addEventListener("input", () => { page.drafts.rename = input.value; });
+  const form = h("form", { class: "rename", id: "rename-form" }, input, h("button", { type: "submit", id: "rename-btn", text: t("wait.rename") }));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const name = input.value.trim();
+    if (!name) return;
+    localStorage.setItem("ut:name", name);
+    page.drafts.rename = undefined;
+    page.send({ type: "rename", name });
+  });
+  return form;
 }
 
 /** The host's settings in the waiting room: rules and house rules, seats, turn timer, points to win. */
