@@ -191,6 +191,7 @@ def test_observation_depends_only_on_what_the_seat_may_see(preset: str) -> None:
                 other = _permuted(game, seat, rng)
                 a, b = game.view(seat), other.view(seat)
                 assert encode(a, history) == encode(b, history)
+                assert encode_game(game, seat, history) == encode_game(other, seat, history)
                 assert legal_mask(a.legal, seat, n) == legal_mask(b.legal, seat, n)
                 checked += 1
                 changed += any(other.hand(s) != game.hand(s) for s in range(n) if s != seat)

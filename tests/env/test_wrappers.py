@@ -265,3 +265,27 @@ def test_vector_env_backends_agree() -> None:
         a = play_vector("python", opponents, 300)
         b = play_vector("native", opponents, 300)
         assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+def test_vector_env_replays_from_its_seeds_in_both_modes() -> None:
+    for opponents in ("random", None):
+        a = play_vector("python", opponents, 150)
+        b = play_vector("python", opponents, 150)
+        assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+def test_vector_self_play_rows_name_the_deciding_seat() -> None:
+    envs = vector_env(3, "official", seats=3, opponents=None, backend="python")
+    _, infos = envs.reset(seed=4)
+    for i in range(3):
+        table = envs.pool.tables[i]  # type: ignore[attr-defined]
+        assert infos["seat"][i] == table.seat == table.game.active_seat
+        assert table.game.seed == 4 + i
+    totals = np.zeros((3, 3))
+    for _ in range(600):
+        _, _, term, _, infos = envs.step(envs.sample_legal())
+        totals += infos["seat_rewards"]
+        if term.all():
+            break
+    finished = np.abs(totals).sum(axis=1) > 0
+    assert finished.any() and np.allclose(totals[finished].sum(axis=1), 0.0)
