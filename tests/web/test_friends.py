@@ -479,7 +479,8 @@ def test_manifest_icons_and_service_worker(server: str, browser: Any) -> None:
           i.onerror = () => ok('broken'); i.src = src; })""",
                              icon["src"])
         assert size == icon["sizes"], icon
-    registered = "navigator.serviceWorker.getRegistration('/static/').then((r) => Boolean(r && r.active))"
+    registered = ("navigator.serviceWorker.getRegistration('/')"
+                  ".then((r) => Boolean(r && r.active && r.scope.endsWith('/')))")
     for _ in range(100):  # the worker installs (it keeps the static files), then is active
         if page.evaluate(registered):
             break
@@ -493,6 +494,37 @@ def test_the_icons_are_the_projects_own_drawing() -> None:
 
     for name, (size, maskable) in icons.FILES.items():
         assert (icons.ICONS / name).read_bytes() == icons.draw(size, maskable), name
+
+
+def test_offline_the_kept_page_says_the_server_cannot_be_reached(browser: Any, tmp_path: Path) -> None:
+    """A server of its own: the page opens once (the worker keeps it), the server stops, and a
+    table's link opened again shows the kept page saying so, not the browser's error."""
+    import subprocess
+    import sys
+
+    from browser_helpers import wait_ready
+
+    command = [sys.executable, "-m", "unotable.server.run", "--port", "0", "--data-dir", str(tmp_path)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout is not None
+        found = re.search(r"http://[\d.]+:\d+", proc.stdout.readline())
+        assert found
+        url = found.group(0)
+        wait_ready(url)
+        errors: list[str] = []
+        page = new_page(browser, "ar", PHONE, errors)
+        page.goto(url + "/")
+        page.wait_for_selector("#create-form")
+        # the worker takes the page (clients.claim) once it kept the files
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=15000)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    page.goto(url + "/t/abcdefgh")
+    page.wait_for_selector("#conn[data-state='offline']")
+    assert page.inner_text("#conn") == "تعذّر الوصول إلى الخادم"
+    page.context.close()
 
 
 def test_an_unreachable_server_is_said_in_words(server: str, browser: Any) -> None:

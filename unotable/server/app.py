@@ -249,6 +249,12 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         # the landing page and every table's page are one document; its script reads the path
         return FileResponse(WEB / "index.html", headers={"cache-control": "no-cache"})
 
+    async def worker(request: Request) -> Response:
+        # the page's service worker, served from the root so that it may keep the pages too
+        return FileResponse(
+            WEB / "sw.js", media_type="text/javascript", headers={"cache-control": "no-cache"}
+        )
+
     async def ws_endpoint(ws: WebSocket) -> None:
         await _serve_socket(hubs, settings.hello_timeout, ws)
 
@@ -261,6 +267,7 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         Route("/", page),
         Route("/rules", page),
         Route("/t/{table_id}", page),
+        Route("/sw.js", worker),
         Route("/t/{table_id}/record", record),
         WebSocketRoute("/ws/{table_id}", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB), name="static"),

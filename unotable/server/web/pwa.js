@@ -3,9 +3,9 @@
 
 import { t } from "./i18n.js";
 
-export const WORKER = "/static/sw.js";
+export const WORKER = "/sw.js";
 
-/** Register the service worker (it keeps the static files under /static/). */
+/** Register the service worker (served from the root: it keeps the pages and the static files). */
 export function registerWorker() {
   if (!("serviceWorker" in navigator)) return Promise.resolve(null);
   return navigator.serviceWorker.register(WORKER).catch(() => null);

@@ -2,6 +2,7 @@
 // icons) so that the table installs as an app and opens without the network; every request goes
 // to the server first and the kept copy is only the fallback. The API, the websocket and the
 // records are never kept. When the server cannot be reached at all, the kept page says so.
+// The server serves this file at /sw.js, so that its scope is the whole site.
 
 const CACHE = "unotable-v1";
 const FILES = [
