@@ -70,6 +70,14 @@ def _count(status: str) -> int:
         return 0
 
 
+async def _keep_session(conn: Any) -> None:
+    """The pool's reset of a released connection: nothing beyond asyncpg's own (an open transaction
+    rolled back). This store sets no session state (no SET, LISTEN, cursor or session-level lock:
+    the migrations' lock is a transaction's), so the default reset query, a second round trip and
+    a second transaction after every append, has nothing to undo."""
+    del conn
+
+
 class PostgresStore:
     """A :class:`~unotable.server.store.Store` in a PostgreSQL database."""
 
@@ -131,7 +139,11 @@ class PostgresStore:
             return
         async with self._errors():
             pool = await asyncpg.create_pool(
-                self.url, min_size=self.min_size, max_size=self.max_size, timeout=CONNECT_TIMEOUT_S
+                self.url,
+                min_size=self.min_size,
+                max_size=self.max_size,
+                timeout=CONNECT_TIMEOUT_S,
+                reset=_keep_session,
             )
             try:
                 async with pool.acquire() as conn:
