@@ -38,8 +38,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from unotable.actions import Action, Challenge
+from unotable.agent import Agent
 from unotable.arbiter import Arbiter, derive_seed
 from unotable.bots import make_bot
+from unotable.bots.arena import game_rngs
 from unotable.bots.base import Bot
 from unotable.bots.heuristic import HeuristicBot
 from unotable.cards import WILD_DRAW_FOUR
@@ -66,7 +68,7 @@ class Response:
     """For each prior of ``--reckless``, whether the heuristic's odds would have challenged."""
 
 
-class Recorder:
+class Recorder(Agent):
     """A seat's agent: its bot, and a record of every Wild Draw Four it answers."""
 
     def __init__(
@@ -86,9 +88,7 @@ class Recorder:
                 if isinstance(e, Challenged):
                     assert e.guilty == self.open.illegal
             self.open = None
-        observe = getattr(self.bot, "observe", None)
-        if observe is not None:
-            observe(events)
+        self.bot.observe(events)
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action | None:
         if (
@@ -133,7 +133,7 @@ def play_round(
     seat_specs = [specs[(s + rotation) % n] for s in range(n)]
     game = Game.new(seats=n, ruleset=preset, seed=derive_seed(seed, "deal", block))
     agents = {s: Recorder(seat_specs[s], make_bot(seat_specs[s]), game, out, reckless) for s in range(n)}
-    rngs = {s: random.Random(derive_seed(seed, "bot", index, s)) for s in range(n)}
+    rngs = game_rngs(seed, index, n)
     Arbiter(game, agents, rngs).play_round(max_actions=100_000)
 
 
@@ -153,7 +153,7 @@ def snapshots(preset: str, specs: Sequence[str], seed: int, rounds: int) -> list
                 taken.append([(a + k * d) % n for k in range(n)] + list(game.hand_sizes))
 
         agents = {s: make_bot(specs[s]) for s in range(n)}
-        rngs = {s: random.Random(derive_seed(seed, "bot", index, s)) for s in range(n)}
+        rngs = game_rngs(seed, index, n)
         Arbiter(game, agents, rngs, on_applied=look).play_round(max_actions=100_000)
         result = game.round_result()
         if result is None or result.winner is None:

@@ -41,6 +41,7 @@ from unotable import (
     Scoring,
     UnoError,
 )
+from unotable.agent import Agent
 from unotable.arbiter import Arbiter
 from unotable.decks import composition
 from unotable.events import FalseCatch, FalseUno, MatchEnded, RoundEnded
@@ -86,7 +87,7 @@ def _note_length(key: str, steps: int) -> None:
 # the random policy
 
 
-class Policy:
+class Policy(Agent):
     """A seeded random player for every seat, driven by the arbiter (:mod:`unotable.arbiter`).
 
     The arbiter offers out-of-turn actions (UNO calls, catches, jump-ins) in its documented order;

@@ -32,10 +32,12 @@ from unotable import (
     replay,
 )
 from unotable import events as events_module
+from unotable.agent import Agent, seat_rng
 from unotable.arbiter import Arbiter, ArbiterError, offer_order
 from unotable.bots import BotSpecError, make_bot, register, unregister
 from unotable.bots.random_bot import RandomBot
 from unotable.record import position_digest
+from unotable.tui.driver import Table as TerminalTable
 from unotable.version import RULES_VERSION
 
 from scenario import make
@@ -349,7 +351,7 @@ def test_the_default_action_plays_when_drawing_is_not_allowed() -> None:
 # the arbiter
 
 
-class Scripted:
+class Scripted(Agent):
     """An agent that records when it was asked and answers from a script."""
 
     def __init__(self, name: str, log: list[tuple[str, int]], answers: dict[int, str] | None = None) -> None:
@@ -386,15 +388,17 @@ def test_the_arbiter_asks_again_an_agent_that_takes_rejections() -> None:
     g = make([["R1", "G2"], ["B1", "B2"], ["Y4", "Y5"]], ["R5"], draw=FILLER)
     told: list[str] = []
 
-    class Person:
+    class Person(Agent):
         name = "person"
         tries = iter(["G2", "R1"])
 
         def choose(self, view: Any, legal: Any, rng: random.Random) -> Any:
             return parse_action(next(self.tries)) if view.seat == view.active else None
 
-        def rejected(self, action: Any, error: UnoError) -> None:
+        def rejected(self, action: Any, error: Exception) -> bool:
+            assert isinstance(error, UnoError)
             told.append(error.code)
+            return True
 
     arbiter = Arbiter(g, {0: Person(), 1: make_bot("random"), 2: make_bot("random")}, seed=2)
     done = arbiter.step()
@@ -413,6 +417,50 @@ def test_the_arbiter_refuses_a_bot_that_breaks_the_protocol() -> None:
         Arbiter(g, {0: Lazy(), 1: Lazy()}, seed=3).step()
     with pytest.raises(ValueError, match="agent"):
         Arbiter(g, {0: Lazy()})
+
+
+def test_an_agent_is_declared_and_its_hooks_default_to_nothing() -> None:
+    class OnlyChoose:  # the shape of the agent, without its declared hooks
+        name = "shape"
+
+        def choose(self, view: Any, legal: Any, rng: random.Random) -> Any:
+            return legal[0]
+
+    g = Game.new(2, "official", 3)
+    with pytest.raises(TypeError, match=r"unotable\.agent\.Agent.*OnlyChoose"):
+        Arbiter(g, {0: OnlyChoose(), 1: make_bot("random")})  # type: ignore[dict-item]
+
+    class Counter(Agent):
+        name = "counter"
+        restarts = 0
+
+        def choose(self, view: Any, legal: Any, rng: random.Random) -> Any:
+            return legal[0] if view.seat == view.active else None
+
+        def restart(self) -> None:
+            self.restarts += 1
+
+    a, b = Counter(), Counter()
+    arbiter = Arbiter(g, {0: a, 1: b}, seed=3)
+    assert (a.restarts, b.restarts) == (1, 1)  # a game with no action yet: a new game for each agent
+    arbiter.step()
+    Arbiter(g, {0: a, 1: b}, seed=3)  # the same game, taken up again: no restart
+    assert (a.restarts, b.restarts) == (1, 1)
+    assert Agent().react is not None and Agent().rejected(g.legal_actions[0], ValueError()) is False
+    with pytest.raises(NotImplementedError, match="choose"):
+        Agent().choose(g.view(0), g.legal_action_list(0), seat_rng(3, 0))
+
+
+def test_every_driver_derives_seat_generators_by_one_recipe() -> None:
+    # the arbiter's default, the terminal's table and seat_rng give the same generator per seat
+    g = Game.new(3, "official", 12)
+    bots = {s: make_bot("random") for s in range(3)}
+    from_arbiter = Arbiter(g, bots, seed=12).rngs
+    from_terminal = TerminalTable(g, bots, 12).arbiter().rngs
+    for s in range(3):
+        expected = seat_rng(12, s).random()
+        assert from_arbiter[s].random() == from_terminal[s].random() == expected
+    assert seat_rng(12, 0).random() != seat_rng(12, 1).random() != seat_rng(13, 1).random()
 
 
 def test_the_arbiter_feeds_observers_what_their_seat_may_see() -> None:

@@ -2,9 +2,10 @@
 
 Every program that runs a table with more than one decision-maker uses this one module: the arena
 (bot against bot), the terminal (a person against bots), the tests' random players, and later the
-server's bot seats and the learning environment. Each seat has an *agent*: any object with
-``choose(view, legal, rng) -> Action | None`` (the bot protocol of :mod:`unotable.bots`). An agent
-receives its seat's :class:`~unotable.views.PlayerView`, its legal actions and its own seeded
+server's bot seats and the learning environment. Each seat has an *agent*: an
+:class:`unotable.agent.Agent`, whose ``choose(view, legal, rng) -> Action | None`` decides and whose
+other hooks (``react``, ``observe``, ``rejected``, ``restart``) are declared with no-op defaults.
+An agent receives its seat's :class:`~unotable.views.PlayerView`, its legal actions and its own seeded
 :class:`random.Random`, never the game.
 
 The order (after every applied action, and before the first):
@@ -12,18 +13,19 @@ The order (after every applied action, and before the first):
 1. **Out of turn.** Every seat other than the active seat that has a legal action now (an UNO
    call, a catch, a jump-in) is offered its actions, in turn order from the active seat: seat
    ``(active + k * direction) % seats`` for ``k = 1, 2, ...``. An agent answers an action or None
-   to let the chance pass; it is asked through ``react`` when it has one, else ``choose``. The
+   to let the chance pass; it is asked through ``react`` (by default ``choose``). The
    first seat that answers an action has it applied (first come, first served: GEN-3, NET-8), and
    the order starts again from step 1 in the new state. A seat that declined is not asked again
    until the state changes.
 2. **The turn.** When every other seat has declined, the active seat is asked and must answer an
    action (a call or a catch first is allowed: it is then asked again, from step 1).
 
-An action that the game rejects ends the step with :class:`ArbiterError`, unless the agent has
-``rejected(action, error)``: then it is told why (the error's text holds only what its seat may
-see) and asked again. A person at the terminal is such an agent.
+An action that the game rejects is told to the agent (``rejected(action, error)``; the error's text
+holds only what its seat may see): when that answers True it is asked again (a person at the
+terminal), else the step ends with :class:`ArbiterError`. A game that has no action yet starts
+with every agent's ``restart()``.
 
-After each applied action every agent with ``observe(events)`` receives the new events its seat
+After each applied action every agent's ``observe(events)`` receives the new events its seat
 may see (``Game.events_since``), in order; at the start it receives the deal's. A round ends with
 the phase ROUND_OVER: :meth:`Arbiter.play_match` deals the next one (``Game.next_round``), and the
 agents observe that deal too.
@@ -38,29 +40,20 @@ agents observe that deal too.
 """
 from __future__ import annotations
 
-import hashlib
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 from unotable.actions import Action
+from unotable.agent import Agent, derive_seed, seat_rng
 from unotable.errors import UnoError
 from unotable.events import Event
 from unotable.game import ALL, Game
 from unotable.state import Phase
-from unotable.views import PlayerView, TableInfo
+from unotable.views import TableInfo
 
-__all__ = ["Agent", "Applied", "Arbiter", "ArbiterError", "derive_seed", "offer_order", "seat_rngs",
-           "seats_to_ask"]
-
-
-class Agent(Protocol):
-    """What the arbiter needs from a seat's decision-maker (the bot protocol)."""
-
-    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action | None:
-        """An action from ``legal``; None declines (allowed only when the seat is not active)."""
-        ...
+__all__ = ["Agent", "Applied", "Arbiter", "ArbiterError", "derive_seed", "offer_order", "seat_rng",
+           "seat_rngs", "seats_to_ask"]
 
 
 class ArbiterError(RuntimeError):
@@ -76,20 +69,10 @@ class Applied:
     events: tuple[Event, ...]
 
 
-def derive_seed(*parts: object) -> int:
-    """A 63-bit seed from the given parts (stable across runs, machines and Python versions).
-
-    >>> derive_seed(1, "seat", 2) == derive_seed(1, "seat", 2) != derive_seed(1, "seat", 3)
-    True
-    """
-    digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
 def seat_rngs(seed: int, seats: int) -> dict[int, random.Random]:
-    """One generator per seat from a table's seed: the same seed and the same decisions give the
-    same table."""
-    return {s: random.Random(derive_seed(seed, "seat", s)) for s in range(seats)}
+    """One generator per seat from a table's seed (:func:`~unotable.agent.seat_rng`): the same seed
+    and the same decisions give the same table."""
+    return {s: seat_rng(seed, s) for s in range(seats)}
 
 
 def offer_order(game: Game) -> list[int]:
@@ -136,14 +119,18 @@ class Arbiter:
         missing = [s for s in range(game.seats) if s not in agents]
         if missing:
             raise ValueError(f"every seat needs an agent; seats {missing} have none")
+        strangers = {s: type(a).__name__ for s, a in agents.items() if not isinstance(a, Agent)}
+        if strangers:
+            raise TypeError(f"an agent is an unotable.agent.Agent (subclass it: its hooks have no-op "
+                            f"defaults); seat -> type: {strangers}")
         self.game = game
         self.agents = dict(agents)
         self.rngs = dict(rngs) if rngs is not None else seat_rngs(seed, game.seats)
         self.table = table or game.table_info()
         self.on_applied = on_applied
-        self._observers: dict[int, Callable[[Sequence[Event]], Any]] = {
-            s: obs for s, a in self.agents.items() if (obs := getattr(a, "observe", None)) is not None
-        }
+        if game.action_count == 0:
+            for agent in self.agents.values():
+                agent.restart()
         self._seen = 0
         self._declined: dict[int, tuple[int, int]] = {}
         self.feed()
@@ -156,31 +143,28 @@ class Arbiter:
         game = self.game
         new = game.events_since(self._seen, ALL)
         self._seen = game.last_seq
-        if not new or not self._observers:
+        if not new:
             return
-        for seat, observe in self._observers.items():
+        for seat, agent in self.agents.items():
             mine = [e for e in new if e.visible_to(seat)]
             if mine:
-                observe(mine)
+                agent.observe(mine)
 
     def _ask(self, seat: int, out_of_turn: bool) -> Action | None:
         agent = self.agents[seat]
         game = self.game
         view = game.view(seat, self.table)
-        ask = getattr(agent, "react", None) if out_of_turn else None
-        return (ask or agent.choose)(view, view.legal, self.rngs[seat])
+        ask = agent.react if out_of_turn else agent.choose
+        return ask(view, view.legal, self.rngs[seat])
 
     def _apply(self, seat: int, action: Action, out_of_turn: bool) -> Applied | None:
         """Apply ``seat``'s ``action``; None when the agent was told of a rejection (ask again)."""
         try:
             events = self.game.play(action, seat)
         except UnoError as exc:
-            rejected = getattr(self.agents[seat], "rejected", None)
-            if rejected is None:
-                agent = self.agents[seat]
-                name = getattr(agent, "name", type(agent).__name__)
-                raise ArbiterError(f"the {name} agent at seat {seat} chose {action}: {exc}") from exc
-            rejected(action, exc)
+            agent = self.agents[seat]
+            if not agent.rejected(action, exc):
+                raise ArbiterError(f"the {agent.name} agent at seat {seat} chose {action}: {exc}") from exc
             return None
         done = Applied(seat, action, tuple(events))
         self.feed()
@@ -213,8 +197,7 @@ class Arbiter:
             active = game.active_seat
             choice = self._ask(active, out_of_turn=False)
             if choice is None:
-                agent = self.agents[active]
-                name = getattr(agent, "name", type(agent).__name__)
+                name = self.agents[active].name
                 raise ArbiterError(f"the {name} agent at seat {active} chose no action on its turn")
             acted = self._apply(active, choice, out_of_turn=False)
             if acted is not None:

@@ -37,6 +37,8 @@ from unotable.errors import RecordError, UnoError
 
 __all__ = ["fields_from_dict", "plain", "read"]
 
+_ACTION_CLASSES = frozenset(typing.get_args(Action))
+
 
 def plain(value: Any) -> Any:
     """``value`` as JSON-ready data (the inverse of :func:`read`)."""
@@ -65,6 +67,8 @@ def read(value: Any, hint: Any, where: str) -> Any:
         options = [a for a in typing.get_args(hint) if a is not type(None)]
         if value is None:
             return None
+        if len(options) > 1 and set(options) <= _ACTION_CLASSES:
+            return _action(value, where)
         return read(value, options[0], where)
     if origin is tuple:
         args = typing.get_args(hint)
@@ -86,10 +90,6 @@ def read(value: Any, hint: Any, where: str) -> Any:
             return hint[value.upper()]
         if isinstance(hint, type) and issubclass(hint, Enum):
             return hint(value)
-        if hint is Action:
-            if not isinstance(value, str):
-                raise ValueError(value)
-            return parse_action(value)
     except (UnoError, ValueError, AttributeError, KeyError, TypeError):
         raise RecordError(f"{where} cannot be {value!r}") from None
     from_dict = getattr(hint, "from_dict", None)
@@ -106,6 +106,15 @@ def read(value: Any, hint: Any, where: str) -> Any:
     if not ok:
         raise RecordError(f"{where} must be {getattr(hint, '__name__', hint)}, not {value!r}")
     return value
+
+
+def _action(value: Any, where: str) -> Action:
+    if not isinstance(value, str):
+        raise RecordError(f"{where} must be an action in notation, not {value!r}")
+    try:
+        return parse_action(value)
+    except UnoError:
+        raise RecordError(f"{where} cannot be {value!r}") from None
 
 
 def fields_from_dict(

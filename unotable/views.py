@@ -9,7 +9,9 @@ whole match: the ruleset, the seat count and the seats' names when the caller gi
 client receives it once. The live part (:class:`SpectatorView`, :class:`PlayerView`) changes with
 every action and carries the event sequence number it is current to (``seq``), so a client can
 tell a stale view from a fresh one. Views are frozen and serialise to JSON with ``to_dict()``,
-which writes the live part only (``TableInfo.to_dict()`` writes the static part).
+which writes the live part only (``TableInfo.to_dict()`` writes the static part); ``from_dict``
+reads each back (:func:`view_from_dict` for either kind of view), so a client decodes what the
+engine wrote with the engine's own reader.
 
 >>> from unotable.game import Game
 >>> g = Game.new(seats=3, seed=5)
@@ -21,19 +23,21 @@ which writes the live part only (``TableInfo.to_dict()`` writes the static part)
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import Enum
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
 from typing import Any
 
 from unotable.actions import Action
 from unotable.cards import Card, Color
+from unotable.codec import fields_from_dict, plain
+from unotable.errors import RecordError
 from unotable.rules import Ruleset
 from unotable.scoring import Outcome, RoundResult, team_scores
 from unotable.state import ColorReason, Phase, State
 
 __all__ = ["PlayerView", "SpectatorView", "TableInfo", "player_view", "public_seats_to_act",
-           "spectator_view"]
+           "spectator_view", "view_from_dict"]
 
 
 def _color(c: int) -> Color | None:
@@ -52,6 +56,18 @@ class TableInfo:
     def to_dict(self) -> dict[str, Any]:
         return {"ruleset": self.ruleset.to_dict(), "seats": self.seats,
                 "names": None if self.names is None else list(self.names)}
+
+    @classmethod
+    def from_dict(cls, doc: Any) -> TableInfo:
+        """The table that :meth:`to_dict` wrote; :class:`~unotable.errors.RecordError` (or
+        :class:`~unotable.errors.RulesetError` for the ruleset) for anything else."""
+        if not isinstance(doc, Mapping):
+            raise RecordError(f"a table is a JSON object, not {type(doc).__name__}")
+        kwargs = fields_from_dict({k: v for k, v in doc.items() if k != "ruleset"},
+                                  {"seats": int, "names": tuple[str, ...] | None}, "table")
+        if "ruleset" not in doc:
+            raise RecordError("table lacks the field 'ruleset'")
+        return cls(Ruleset.from_dict(doc["ruleset"]), **kwargs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +124,18 @@ class SpectatorView:
         """The live part as a JSON-ready dict: cards and colors in notation (no ruleset)."""
         out: dict[str, Any] = {}
         for name in _SPECTATOR_FIELDS:
-            out[name] = _plain(getattr(self, name))
+            out[name] = plain(getattr(self, name))
         return out
+
+    @classmethod
+    def from_dict(cls, doc: Any, table: TableInfo) -> SpectatorView:
+        """The view that :meth:`to_dict` wrote, on ``table`` (its static part, sent apart).
+
+        :class:`~unotable.errors.RecordError` names the first field that is missing, unknown or of
+        the wrong type. ``PlayerView.from_dict`` reads a seat's view; :func:`view_from_dict`
+        picks the class by the document's ``seat``.
+        """
+        return cls(table=table, **fields_from_dict(doc, _field_hints(cls), "view"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,31 +152,37 @@ class PlayerView(SpectatorView):
     def to_dict(self) -> dict[str, Any]:
         out = SpectatorView.to_dict(self)
         for name in ("seat", "hand", "drawn_card", "legal"):
-            out[name] = _plain(getattr(self, name))
+            out[name] = plain(getattr(self, name))
         return out
 
 
 _SPECTATOR_FIELDS = tuple(n for n in SpectatorView.__slots__ if n != "table")
+_HINTS: dict[type, dict[str, Any]] = {}
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, Color):
-        return value.letter
-    if isinstance(value, Phase):
-        return value.name.lower()
-    if isinstance(value, ColorReason):
-        return value.label
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, RoundResult | Outcome):
-        return value.to_dict()
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, Action):
-        return str(value)  # an action, in notation
-    return value
+def _field_hints(cls: type) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = {f.name: h for f in fields(cls) if (h := typing.get_type_hints(cls)[f.name]) is not TableInfo}
+        _HINTS[cls] = hints
+    return hints
+
+
+def view_from_dict(doc: Any, table: TableInfo) -> SpectatorView:
+    """A :class:`PlayerView` when ``doc`` has a seat, else a :class:`SpectatorView`, on ``table``.
+
+    >>> from unotable.game import Game
+    >>> g = Game.new(seats=3, seed=5)
+    >>> doc = g.view(1).to_dict()
+    >>> view = view_from_dict(doc, g.table_info())
+    >>> type(view).__name__, view.seat, view.to_dict() == doc
+    ('PlayerView', 1, True)
+    >>> type(view_from_dict(g.spectator_view().to_dict(), g.table_info())).__name__
+    'SpectatorView'
+    """
+    if isinstance(doc, Mapping) and doc.get("seat") is not None:
+        return PlayerView.from_dict(doc, table)
+    return SpectatorView.from_dict(doc, table)
 
 
 def public_seats_to_act(st: State) -> tuple[int, ...]:

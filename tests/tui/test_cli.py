@@ -150,10 +150,10 @@ def test_replay_full_and_public_views(game: Game) -> None:
         assert f"Seat {seat} was dealt" not in public
     assert "Round over:" in full and "Round over:" in public
     first_seat, first_action = game.actions[0]
-    assert str(first_action) == "W:B"
+    assert str(first_action) == "W:R"
     hand = " ".join(str(c) for c in Game.new(3, "official", 3).hand(first_seat))
-    assert f"#1    Seat {first_seat} played W (Wild) and named blue   holding {hand}\n" in full
-    assert f"#1    Seat {first_seat} played W (Wild) and named blue\n" in public
+    assert f"#1    Seat {first_seat} played W (Wild) and named red   holding {hand}\n" in full
+    assert f"#1    Seat {first_seat} played W (Wild) and named red\n" in public
     assert f"      Seat {first_seat} played W" not in full + public  # each action once
 
 

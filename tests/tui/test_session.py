@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from unotable import Action, Catch, Game, Phase, Ruleset, parse_action
+from unotable.agent import Agent
 from unotable.bots import make_bot
 from unotable.bots.base import is_turn
 from unotable.events import Caught, Challenged, UnoCalled
@@ -25,7 +26,7 @@ from unotable.tui.play import HELP, PlayConfig, Session, SetupError, parse_optio
 from unotable.views import PlayerView
 
 
-class Quiet:
+class Quiet(Agent):
     """Plays its scripted actions (then the first legal one) on its turn; never acts out of turn."""
 
     name = "quiet"

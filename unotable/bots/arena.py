@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from unotable.actions import CALL_UNO, CATCH
-from unotable.arbiter import Applied, Arbiter, ArbiterError, derive_seed
+from unotable.arbiter import Applied, Arbiter, ArbiterError, derive_seed, seat_rngs
 from unotable.bots.base import Bot
 from unotable.bots.registry import make_bot, parse_bot_spec
 from unotable.errors import UnoError
@@ -103,6 +103,13 @@ def seating(config: Config, index: int) -> tuple[tuple[str, ...], int]:
     return bots, derive_seed(config.seed, "deal", block)
 
 
+def game_rngs(seed: int, index: int, seats: int) -> dict[int, random.Random]:
+    """The bots' generators in game ``index`` of an arena run of ``seed``: the one recipe
+    (:func:`unotable.agent.seat_rng`) from the game's own seed. Scripts that replay an arena's
+    game (unotable.bots.research, benchmarks/) take them from here."""
+    return seat_rngs(derive_seed(seed, "bot", index), seats)
+
+
 def play_game(config: Config, index: int, factory: Callable[[str], Bot] | None = None) -> GameResult:
     """Play game ``index`` of ``config`` (a round or a match) and return its result.
 
@@ -116,7 +123,7 @@ def play_game(config: Config, index: int, factory: Callable[[str], Bot] | None =
     rules = config.rules()
     game = Game.new(seats=n, ruleset=rules, seed=game_seed)
     bots: list[Bot] = [build(spec) for spec in specs]
-    rngs = {s: random.Random(derive_seed(config.seed, "bot", index, s)) for s in range(n)}
+    rngs = game_rngs(config.seed, index, n)
     turns = [0] * n
 
     def count(done: Applied) -> None:

@@ -1,64 +1,38 @@
-"""The bot protocol and helpers that every bot shares (the registry is :mod:`unotable.bots.registry`).
+"""What every bot shares: the agent protocol it implements, and helpers (the registry is
+:mod:`unotable.bots.registry`).
 
-A bot is any object with ``choose(view, legal, rng) -> Action | None`` (see :class:`Bot`). It
-receives the seat's :class:`~unotable.views.PlayerView`, the seat's legal actions and a seeded
+A bot is an :class:`unotable.agent.Agent` (``Bot`` and ``BaseBot`` are its names here): it
+defines ``choose(view, legal, rng) -> Action | None`` and may override the declared hooks
+(``react``, ``observe``, ``rejected``, ``restart``), whose defaults do nothing. It receives the
+seat's :class:`~unotable.views.PlayerView`, the seat's legal actions and a seeded
 :class:`random.Random`, never the :class:`~unotable.game.Game` (ARCHITECTURE principle 5). A bot
-may also have ``observe(events)``: the driver (the arena, the terminal client) then feeds it, in
-order, every event its seat may see, so that it can follow the public record (cards played,
-draws, reveals) that a view alone does not keep.
+that follows the public record (cards played, draws, reveals) that a view alone does not keep
+overrides ``observe(events)``: the driver feeds it, in order, every event its seat may see.
 
-Out-of-turn actions (calling UNO, catching, jumping in) are offered the same way: a seat that is
-not the active seat but has legal actions is asked with ``choose`` (or ``react``, an alias that
-the terminal client prefers) and returns None to let the chance pass. The active seat must return
-an action; it may return a call or a catch first, and is then asked again.
+Out-of-turn actions (calling UNO, catching, jumping in) are offered through ``react`` (by default
+``choose``); a seat that is not the active seat returns None to let the chance pass. The active
+seat must return an action; it may return a call or a catch first, and is then asked again.
 
 >>> from unotable.bots.random_bot import RandomBot
->>> isinstance(RandomBot(), Bot), RandomBot().name
-(True, 'random')
+>>> isinstance(RandomBot(), Bot), RandomBot().name, Bot is Agent is BaseBot
+(True, 'random', True)
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
 
 from unotable.actions import Action, Play
-from unotable.events import Event
+from unotable.agent import Agent
 from unotable.state import Phase
 from unotable.views import PlayerView
 
-__all__ = ["BaseBot", "Bot", "best_uno", "is_turn"]
+__all__ = ["Agent", "BaseBot", "Bot", "best_uno", "is_turn"]
 
+Bot = Agent
+"""The agent protocol, under the name the bots have always used."""
 
-@runtime_checkable
-class Bot(Protocol):
-    """What a driver needs from a bot."""
-
-    name: str
-
-    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action | None:
-        """An action from ``legal``; None declines (allowed only when the seat is not active)."""
-        ...
-
-
-class BaseBot:
-    """A convenient base: ``react`` is ``choose``; ``observe`` ignores the events."""
-
-    name = "base"
-
-    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action | None:
-        raise NotImplementedError
-
-    def react(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action | None:
-        """An out-of-turn decision (the terminal client's name for it): the same as ``choose``."""
-        return self.choose(view, legal, rng)
-
-    def observe(self, events: Sequence[Event]) -> None:
-        """Events this seat may see, in order (ignored unless a subclass tracks the record)."""
-        del events
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name}>"
+BaseBot = Agent
+"""The base class of the built-in bots: the agent protocol with its no-op hooks."""
 
 
 def is_turn(view: PlayerView) -> bool:

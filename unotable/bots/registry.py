@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from importlib import metadata
 from typing import Any
 
 from unotable.bots.base import Bot
@@ -57,11 +58,21 @@ _BUILT_IN: dict[str, Callable[..., Bot]] = {
 }
 
 
-def _policy_bot(path: str = "", greedy: bool = True) -> Bot:
-    """A trained network (examples/train_ppo.py); needs the rl extra (numpy), imported on use."""
-    from unotable.env.policy_bot import PolicyBot
+def _plugin(name: str) -> Callable[..., Bot]:
+    """The bot factory that an installed distribution declares under the entry-point group
+    ``unotable.bots`` (pyproject.toml), loaded on use: the bots package never imports the layers
+    above it."""
+    for entry in metadata.entry_points(group="unotable.bots"):
+        if entry.name == name:
+            factory: Callable[..., Bot] = entry.load()
+            return factory
+    raise BotSpecError(f"bot {name!r} is declared by no installed distribution (entry points "
+                       "'unotable.bots'); reinstall unotable (make venv)")
 
-    return PolicyBot(path=path, greedy=greedy)
+
+def _policy_bot(path: str = "", greedy: bool = True) -> Bot:
+    """A trained network (examples/train_ppo.py); needs the rl extra (numpy), loaded on use."""
+    return _plugin("policy")(path=path, greedy=greedy)
 
 
 _BUILT_IN["policy"] = _policy_bot

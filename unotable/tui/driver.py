@@ -4,9 +4,8 @@
 not drive the bots itself: :meth:`Table.arbiter` hands the table, with the person's own agent, to
 :class:`unotable.arbiter.Arbiter`, the one driver that the arena, the tests and the server share
 (its documented order: out-of-turn seats in turn order from the active seat, then the active seat).
-Each bot's generator comes from the table's seed (``random.Random(seed * 16 + seat)``, the
-terminal's own choice since its first release, kept so that a seed replays the same bots), so the
-same seed and the same input give the same match.
+Each bot's generator comes from the table's seed by the one recipe of every driver
+(:func:`unotable.agent.seat_rng`), so the same seed and the same input give the same match.
 
 >>> from unotable.game import Game
 >>> from unotable.bots import make_bot
@@ -17,10 +16,9 @@ True
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 
-from unotable.arbiter import Agent, Applied, Arbiter, ArbiterError
+from unotable.arbiter import Agent, Applied, Arbiter, ArbiterError, seat_rngs
 from unotable.bots import BOT_NAMES, Bot, make_bot
 from unotable.game import Game
 
@@ -46,5 +44,4 @@ class Table:
     ) -> Arbiter:
         """The arbiter of this table: the bots, plus ``others`` (seat -> agent) for the other seats."""
         agents: dict[int, Agent] = {**self.bots, **(others or {})}
-        rngs = {s: random.Random(self.seed * 16 + s) for s in range(self.game.seats)}
-        return Arbiter(self.game, agents, rngs, on_applied=on_applied)
+        return Arbiter(self.game, agents, seat_rngs(self.seed, self.game.seats), on_applied=on_applied)

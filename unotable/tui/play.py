@@ -34,6 +34,7 @@ from unotable.actions import (
     Pass,
     Play,
 )
+from unotable.agent import Agent
 from unotable.arbiter import Applied
 from unotable.cards import Card, Color
 from unotable.errors import NotationError, RulesetError, UnoError
@@ -490,7 +491,7 @@ def _terminal_width(out: TextIO) -> int:
     return columns if columns >= 20 else 80  # a terminal that reports no real size
 
 
-class _Human:
+class _Human(Agent):
     """The person's agent for the arbiter: it asks at the terminal, through the session."""
 
     name = "human"
@@ -504,8 +505,10 @@ class _Human:
             return self.session.my_turn()
         return self.session.out_of_turn(legal)
 
-    def rejected(self, action: Action, error: UnoError) -> None:
+    def rejected(self, action: Action, error: Exception) -> bool:
+        assert isinstance(error, UnoError)  # the arbiter tells only the game's refusals
         self.session.refused(action, error)
+        return True
 
 
 def run_play(config: PlayConfig, out: TextIO | None = None, ask: Callable[[str], str] | None = None) -> int:

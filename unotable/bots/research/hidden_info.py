@@ -46,7 +46,7 @@ from typing import NamedTuple
 from unotable.actions import Action, CallUno, Catch
 from unotable.arbiter import Arbiter, derive_seed
 from unotable.bots import make_bot, policy
-from unotable.bots.arena import Config, seating, wilson
+from unotable.bots.arena import Config, game_rngs, seating, wilson
 from unotable.bots.base import BaseBot, Bot, is_turn
 from unotable.bots.heuristic import HeuristicBot
 from unotable.bots.ismcts import IsmctsBot
@@ -300,7 +300,7 @@ def arena_round(index: int, seed: int, ismcts: Callable[[Game], Bot], opponent: 
         ismcts(game) if spec == "ismcts" else PolicyBot(game) if opponent == "policy" else make_bot(spec)
         for spec in specs
     ]
-    rngs = {s: random.Random(derive_seed(seed, "bot", index, s)) for s in range(4)}
+    rngs = game_rngs(seed, index, 4)
     Arbiter(game, dict(enumerate(bots)), rngs).play_round(100_000)
     result = game.round_result()
     return result is not None and result.winner is not None and specs[result.winner] == "ismcts"
