@@ -1,7 +1,8 @@
 """Write a bot and run the arena: a small strategy of our own against the built-in bots.
 
-The bot gets its seat's view, its legal actions and a seeded RNG, never the game (so it cannot
-see another hand), and returns an action, or None to let an out-of-turn chance pass. Registered
+The bot is an `unotable.agent.Agent`: it gets its seat's view, its legal actions and a seeded RNG,
+never the game (so it cannot see another hand), and returns an action, or None to let an
+out-of-turn chance pass; the agent's other hooks keep their defaults. Registered
 under a name, it plays in the arena like any built-in bot: seeded rounds with the seats rotated,
 and a win rate with its 95% interval. The tutorial docs/tutorials/write-a-bot.md walks through it.
 
@@ -16,12 +17,13 @@ from collections import Counter
 from collections.abc import Sequence
 
 from unotable import Action, Play, PlayerView
-from unotable.bots import BaseBot, register
+from unotable.agent import Agent
+from unotable.bots import register
 from unotable.bots.arena import run_arena
 from unotable.bots.base import is_turn
 
 
-class ColorKeeper(BaseBot):
+class ColorKeeper(Agent):
     """A colored card before a wild, UNO with the play, and the color it holds most of."""
 
     name = "color-keeper"
