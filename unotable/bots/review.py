@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -57,7 +56,7 @@ from typing import Any
 
 from unotable.actions import CALL_UNO, CATCH, Action
 from unotable.bots import policy
-from unotable.bots.ismcts import _turn_candidates, evaluate
+from unotable.bots.ismcts import _turn_candidates, evaluate, paired_difference
 from unotable.cards import Card, Color
 from unotable.determinize import Determinizer, Tracker
 from unotable.errors import RecordError, UnoError
@@ -227,16 +226,6 @@ def judge(
     return results
 
 
-def _paired_stderr(a: Sequence[float], b: Sequence[float]) -> float:
-    n = len(a)
-    if n < 2:
-        return 0.0
-    d = [x - y for x, y in zip(a, b, strict=True)]
-    mean = sum(d) / n
-    var = sum((x - mean) ** 2 for x in d) / (n - 1)
-    return math.sqrt(var / n)
-
-
 def review_record(
     record: Record, seat: int, *, worlds: int = DEFAULT_WORLDS, seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
@@ -274,7 +263,7 @@ def review_record(
                 judged.append(Judged(
                     i, view.round_no, view.hand, view.top_card, view.current_color, view.hand_sizes,
                     action, tuple((choices[k], means[k]) for k in order),
-                    _paired_stderr(results[order[0]], results[p]), worlds,
+                    paired_difference(results[order[0]], results[p])[1], worlds,
                 ))
             done += 1
             if progress is not None:
