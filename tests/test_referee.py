@@ -306,7 +306,7 @@ def test_a_view_does_not_reveal_who_could_jump_in() -> None:
 
 
 def test_view_sizes_stay_small() -> None:
-    # the figures the README gives: a player's live view in JSON at 4 and 10 seats, mid-round
+    # docs/reference/python-api.md's figures: a player's live view in JSON at 4 and 10 seats, mid-round
     for seats in (4, 10):
         g = Game.new(seats, "official", 99)
         rng = random.Random(9)
