@@ -1,8 +1,8 @@
 """mixbot: chausner/UnoAI's "MixBot", re-implemented from the rules its README publishes.
 
-MixBot is the strongest bot of that project whose figures can be checked: 66.4% of heads-up games
-and 23.6% of six-seat games against its random bot (our ``random-stuck``), over 10,000,000 games,
-under its own rules (here :data:`MIXBOT_RULES`). The README describes it in words; this module
+MixBot is the strongest bot of that project whose published figures (against its random bot, our
+``random-stuck``, under its own rules: here :data:`MIXBOT_RULES`) can be checked; docs/anchors.md
+gives them, and ours beside them. The README describes it in words; this module
 follows that description (no code of that project is used), and fills in what the words leave
 open, as marked *ours* below.
 
@@ -20,9 +20,8 @@ On its turn, among the cards it can play:
    Draw Four > Wild. When the next seat holds one card, a ranking that favours Draw Two, Wild Draw
    Four, Skip and Reverse, in that order, then number cards, then Wild (*ours*: the order among the
    four is the README's order of naming them), and the limits of step 1 do not hold the wilds back
-   (*ours*, by measurement: with the limits kept there, 64.4% [63.6-65.3] of 12,000 heads-up rounds
-   against random-stuck, without them 65.6% [64.8-66.5], the published figure being 66.4%; the
-   option ``attack_limits=true`` keeps them).
+   (*ours*, chosen by measurement against random-stuck, docs/anchors.md; the option
+   ``attack_limits=true`` keeps them).
 4. **Diversity** (chausner's DiversityBot) breaks ties of rank: the card that matches (same color,
    or same number or symbol) the most other non-wild cards of the hand is played, so that the hand
    keeps as many different cards as it can. Remaining ties: at random.
@@ -34,7 +33,7 @@ accepts a penalty, puts the UNO flag on its plays, calls and catches when it may
 in (none of these exist under MixBot's rules).
 
 ``colors="tiebreak"`` applies step 2 after the ranking instead of before it, ``colors="off"`` not at
-all (both measured weaker against random-stuck: 63.9% and 63.8% of the same rounds).
+all (both measured weaker against random-stuck, docs/anchors.md).
 ``goal="points"`` takes the README's parameters optimised for game points instead (wild limit 5,
 Wild Draw Four limit 3, drawn-wild limit 2, ranking Skip > number > Draw Two > Reverse > Wild >
 Wild Draw Four); the explicit limits override the goal's.
