@@ -11,7 +11,9 @@ module and its worker processes pickle its functions by name:
 - :mod:`~unotable.bots.research.fit_hands`: fits the hand model's weights to heuristic self-play
   (needs numpy: the ``bench`` or ``dev`` extra);
 - :mod:`~unotable.bots.research.anchors`: our bots against chausner/UnoAI's published MixBot
-  figures, under that project's rules.
+  figures, under that project's rules;
+- :mod:`~unotable.bots.research.native_playouts`: ismcts's playouts in Python and on the native
+  core (needs the core), their cost and the strength they give.
 
 They import the engine and the bots, never the other way round; nothing else in the package
 imports them.
