@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,9 +74,11 @@ def play_card(page: Page, card: str, uno: bool = False) -> None:
 
 
 def three_friends(browser: Any, server: str, preset: str, target: int, errors: list[str],
-                  viewports: tuple[dict[str, int], ...] | None = None) -> list[Page]:
+                  viewports: tuple[dict[str, int], ...] | None = None,
+                  before_start: Callable[[Page], None] | None = None) -> list[Page]:
     """Ann creates a 3-seat table on the landing page (English); Bo (Arabic) and Cy (Hebrew) join
-    by its link; Ann starts. By default Ann and Cy at 1280x800, Bo on a phone."""
+    by its link; Ann starts (after ``before_start(ann)``, when given). By default Ann and Cy at
+    1280x800, Bo on a phone."""
     sizes = viewports or (LAPTOP, PHONE, LAPTOP)
     ann = new_page(browser, "en-US", sizes[0], errors)
     ann.goto(server + "/")
@@ -104,6 +107,8 @@ def three_friends(browser: Any, server: str, preset: str, target: int, errors: l
         page.click("button.sit >> nth=0")
         page.wait_for_selector(".seat-row.me")
     ann.wait_for_function("document.querySelectorAll('.seat-row.kind-human').length === 3")
+    if before_start is not None:
+        before_start(ann)
     ann.click("#start")
     for page in pages:
         page.wait_for_selector(".hand .card")

@@ -29,4 +29,6 @@ POSITIONS: dict[str, dict[str, Any]] = {
     # a Wild Draw Four that Ann may play while holding red (guilty if challenged), for the log's list
     "18": {**BASE, "hands": [["W4", "R1", "G7", "B9"], ["Y3", "Y4", "B5"], ["G3", "G4", "B6"]],
            "discard": ["R5"]},
+    # Ann's last card: the round ends on her first play (6 points, short of the 19 that win the match)
+    "19": {**BASE, "hands": [["R1"], ["Y1", "Y2"], ["G1", "G2"]], "discard": ["R5"]},
 }

@@ -306,6 +306,37 @@ def test_the_log_and_the_chat_survive_a_reload(positioned_server: str, browser: 
     close_all([ann, bo, cy], errors)
 
 
+# -- summaries that wait ---------------------------------------------------------------------------
+
+
+def long_summaries(ann: Page) -> None:
+    """The host gives each summary five minutes (the table's countdown setting)."""
+    ann.click("#settings summary")
+    ann.select_option("#set-pause", "300")
+    ann.click("#apply-settings")
+    ann.wait_for_function("window.unotable.page.table.settings.round_pause === 300")
+
+
+def test_the_summary_waits_for_everyone_ready(positioned_server: str, browser: Any) -> None:
+    errors: list[str] = []
+    ann, bo, cy = three_friends(browser, positioned_server, "official", 19, errors, (LAPTOP, PHONE, PHONE),
+                                before_start=long_summaries)
+    play_card(ann, "R1")  # her last card: the round is won
+    for page in (ann, bo, cy):
+        page.wait_for_selector("#summary #ready")
+    assert re.search(r"\d", ann.inner_text("#next-round-in"))  # a visible countdown
+    ann.click("#ready")
+    bo.click("#ready")
+    cy.wait_for_function("document.querySelector('#ready-list').textContent.includes('Bo')")
+    ann.wait_for_timeout(1500)  # two of three ready: the summary stays
+    assert ann.locator("#summary").count() == 1 and ann.locator("#you-ready").count() == 1
+    cy.click("#ready")  # everyone: the next round is dealt at once
+    for page in (ann, bo, cy):
+        page.wait_for_selector("#summary", state="detached", timeout=8000)
+        page.wait_for_selector(".hand .card")
+    close_all([ann, bo, cy], errors)
+
+
 # -- rename, reactions ----------------------------------------------------------------------------
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "Entry",
     "Left",
     "Reacted",
+    "ReadySet",
     "Rematched",
     "Renamed",
     "Seated",
@@ -102,6 +103,17 @@ class Renamed:
 
     def to_dict(self) -> dict[str, Any]:
         return {"k": self.kind, "seat": self.seat, "name": self.name}
+
+
+@dataclass(frozen=True, slots=True)
+class ReadySet:
+    """A player is done reading the round's summary."""
+
+    kind: ClassVar[str] = "ready"
+    seat: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"k": self.kind, "seat": self.seat}
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +212,7 @@ class AutopilotSet:
 
 Entry: TypeAlias = (
     Seated | BotAdded | BotRemoved | Left | SettingsChanged | Chatted | Started | Rematched | Dealt | Acted
-    | AutopilotSet | Renamed | Reacted
+    | AutopilotSet | Renamed | Reacted | ReadySet
 )
 """Any log entry."""
 
@@ -231,6 +243,8 @@ def entry_from_dict(doc: dict[str, Any]) -> Entry:
             return BotRemoved(_int(doc, "seat"))
         if kind == "leave":
             return Left(_int(doc, "seat"))
+        if kind == "ready":
+            return ReadySet(_int(doc, "seat"))
         if kind == "rename":
             return Renamed(_int(doc, "seat"), _str(doc, "name"))
         if kind == "react":

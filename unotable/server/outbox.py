@@ -184,7 +184,7 @@ def reaction(actor: TableActor, conns: Iterable[Conn], entry: Reacted) -> None:
     ))
 
 
-TABLE_KINDS = frozenset({"start", "rematch", "deal", "autopilot", "settings", "rename"})
+TABLE_KINDS = frozenset({"start", "rematch", "deal", "autopilot", "settings", "rename", "ready"})
 """The entries whose update carries the table even when no seat changed."""
 
 

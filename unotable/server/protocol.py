@@ -265,10 +265,19 @@ class HostSettings(_Message):
     seats: int | None = Field(default=None, ge=2, le=10)
     bot_level: str | None = Field(default=None, max_length=16)
     turn_seconds: float | None = Field(default=None, ge=0, le=600)
+    round_pause: float | None = Field(default=None, ge=0, le=86400)
+
+
+class Ready(_Message):
+    """Done reading the round's summary: the next round starts when every connected player is
+    ready, when the host deals, or when the table's countdown (``round_pause``) ends."""
+
+    type: Literal["ready"]
 
 
 ClientMsg: TypeAlias = (
-    Hello | Sit | Act | Chat | Ping | Leave | Rename | React | HostStart | HostBot | HostKick | HostSettings
+    Hello | Sit | Act | Chat | Ping | Leave | Rename | React | Ready | HostStart | HostBot | HostKick
+    | HostSettings
 )
 """Any client message (the type of what :func:`parse_client` returns)."""
 ClientMessage = Annotated[ClientMsg, Field(discriminator="type")]
@@ -295,7 +304,7 @@ def _describe(exc: ValidationError) -> str:
     if kind == "json_invalid":
         return "not JSON"
     if kind in ("union_tag_invalid", "union_tag_not_found"):
-        return "type must be one of hello, sit, act, chat, ping, leave, rename, react, " + ", ".join(
+        return "type must be one of hello, sit, act, chat, ping, leave, rename, react, ready, " + ", ".join(
             sorted(HOST_TYPES)
         )
     return f"{where}: {first['msg']}" if where else str(first["msg"])
@@ -330,6 +339,8 @@ class PublicTable(BaseModel):
     seats: list[SeatInfo]
     spectators: int
     turn_deadline: float | None = Field(description="seconds left for the seat to act, when timed")
+    next_round_in: float | None = Field(default=None, description="after a round: seconds to the next deal")
+    ready: list[int] = Field(default_factory=list, description="after a round: the seats that are ready")
 
 
 class You(BaseModel):

@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unotable.actions import Action, parse_action
-from unotable.arbiter import derive_seed, seats_to_ask
+from unotable.agent import seat_rng
+from unotable.arbiter import seats_to_ask
 from unotable.bots import Bot, make_bot
 from unotable.bots.registry import BOT_NAMES, canonical
 from unotable.errors import UnoError
@@ -54,6 +55,7 @@ from unotable.server.entries import (
     Entry,
     Left,
     Reacted,
+    ReadySet,
     Rematched,
     Renamed,
     Seated,
@@ -77,6 +79,7 @@ from unotable.server.protocol import (
     ProtocolError,
     PublicTable,
     React,
+    Ready,
     Rename,
     SeatInfo,
     SeatKind,
@@ -266,6 +269,7 @@ class TableActor:
         self._event_game = 0
         self._event_dicts: dict[int, dict[str, Any]] = {}  # this game's events by seq, as dicts
         self.chat_log: deque[Chatted] = deque(maxlen=CHAT_KEPT)  # the latest lines, for a welcome
+        self.ready: set[int] = set()  # after a round: the seats done reading its summary
 
     # -- what the clients see --------------------------------------------------------------------
 
@@ -284,6 +288,12 @@ class TableActor:
             seats=[s.info(i) for i, s in enumerate(self.seats)],
             spectators=self.spectators,
             turn_deadline=self.deadline(now),
+            next_round_in=(
+                max(0.0, self.round_ended_at + self.settings.round_pause - now)
+                if self.status is TableStatus.ROUND_OVER
+                else None
+            ),
+            ready=sorted(self.ready),
         )
 
     def public(self) -> tuple[Any, ...]:
@@ -414,6 +424,12 @@ class TableActor:
             return self._decide_act(role, msg.action, msg.seq)
         if isinstance(msg, Rename):
             return self._decide_rename(role, msg.name)
+        if isinstance(msg, Ready):
+            if role.seat is None:
+                raise ProtocolError(ErrorCode.FORBIDDEN, "a spectator holds no seat to be ready in")
+            if self.status is not TableStatus.ROUND_OVER:
+                raise ProtocolError(ErrorCode.ILLEGAL, f"the table is {self.status}: no summary to read")
+            return None if role.seat in self.ready else Decision(ReadySet(role.seat))
         if isinstance(msg, React):
             name = self.names()[role.seat] if role.seat is not None else "host" if role.host else "spectator"
             return Decision(Reacted(role.seat, name, msg.reaction))
@@ -558,14 +574,18 @@ class TableActor:
             self.seats[entry.seat].name = entry.name
         elif isinstance(entry, Reacted):
             pass
+        elif isinstance(entry, ReadySet):
+            self.ready.add(entry.seat)
         elif isinstance(entry, Started | Rematched):
             if isinstance(entry, Rematched) and self.game is not None:
                 self.past.append(Record.from_game(self.game, names=self.names()))
             events = self._start_game(entry.seed, now)
+            self.ready.clear()
         elif isinstance(entry, Dealt):
             assert self.game is not None
             events = self.game.next_round()
             self.status = TableStatus.PLAYING
+            self.ready.clear()
         elif isinstance(entry, Acted):
             events = self._apply_act(entry)
         else:
@@ -583,11 +603,10 @@ class TableActor:
         self.games += 1
         self.bots = {}
         self.bot_rngs = {}
-        bot_seed = derive_seed(seed, "bots")
-        for i, s in enumerate(self.seats):
+        for i, s in enumerate(self.seats):  # (each seat's generator: the one recipe, seat_rng)
             level = s.level if s.kind is SeatKind.BOT and s.level else self.settings.bot_level
             self.bots[i] = make_bot(level)
-            self.bot_rngs[i] = random.Random(derive_seed(bot_seed, i))
+            self.bot_rngs[i] = seat_rng(seed, i)
             s.timeouts = 0
         self._fed = {}
         self.status = TableStatus.PLAYING
@@ -639,11 +658,9 @@ class TableActor:
             if since == last:
                 continue
             self._fed[seat] = last
-            observe = getattr(self.bots[seat], "observe", None)
-            if observe is not None:
-                mine = [e for e in game.events_since(since, ALL) if e.visible_to(seat)]
-                if mine:
-                    observe(mine)
+            mine = [e for e in game.events_since(since, ALL) if e.visible_to(seat)]
+            if mine:
+                self.bots[seat].observe(mine)
 
     # -- timers: what is due, and when -------------------------------------------------------------
 
@@ -675,7 +692,8 @@ class TableActor:
         if self.settings.turn_seconds and self._timed_seat() is not None:
             times.append(self.turn_started + self.settings.turn_seconds)
         if self.status is TableStatus.ROUND_OVER and self._someone_here():
-            times.append(self.round_ended_at + self.settings.round_pause)
+            pause_ends = self.round_ended_at + self.settings.round_pause
+            times.append(self.changed_at if self._all_ready() else pause_ends)
         if self.status in (TableStatus.PLAYING, TableStatus.ROUND_OVER):
             for s in self.seats:
                 if self._away(s):
@@ -693,7 +711,8 @@ class TableActor:
                 if self._away(s) and s.away_since is not None and now >= s.away_since + self.settings.grace:
                     return Decision(AutopilotSet(i, True))
         if self.status is TableStatus.ROUND_OVER:
-            if self._someone_here() and now >= self.round_ended_at + self.settings.round_pause:
+            ends = self.round_ended_at + self.settings.round_pause
+            if self._someone_here() and (self._all_ready() or now >= ends):
                 return Decision(Dealt())
             return None
         if self.status is not TableStatus.PLAYING:
@@ -723,6 +742,12 @@ class TableActor:
             return self._proposal[1] is not None
         return any(game.legal_actions_for(s) for s in self.controlled())
 
+    def _all_ready(self) -> bool:
+        """Every connected player (a bot's seat never waits) is done reading the summary."""
+        here = [i for i, s in enumerate(self.seats) if s.kind is SeatKind.HUMAN and s.connections]
+        here = [i for i in here if not self.seats[i].autopilot]
+        return bool(here) and all(i in self.ready for i in here)
+
     def _someone_here(self) -> bool:
         return any(s.kind is SeatKind.HUMAN and s.connections > 0 for s in self.seats)
 
@@ -746,8 +771,8 @@ class TableActor:
                 continue
             bot = self.bots[seat]
             view = game.view(seat, self._table_info(game))
-            ask = getattr(bot, "react", None) if seat != active else None
-            choice = (ask or bot.choose)(view, view.legal, self.bot_rngs[seat])
+            ask = bot.react if seat != active else bot.choose  # the Agent protocol's declared hooks
+            choice = ask(view, view.legal, self.bot_rngs[seat])
             if choice is not None:
                 return seat, choice
         return None

@@ -63,6 +63,8 @@ export class TablePage {
     if (this.state === before) return;
     const m = this.state.moments;
     if (msg.type === "welcome" || msg.type === "update") this.resetTimer(this.state.deadline);
+    const next = this.state.table?.next_round_in;
+    if (msg.table) this.roundEndsAt = typeof next === "number" ? Date.now() + next * 1000 : null;
     if (msg.type === "update") {
       this.moves = msg.events || [];
       const lines = (msg.events || []).map((e) => describe(this.state, e)).filter(Boolean);
@@ -111,6 +113,11 @@ export class TablePage {
   }
 
   tick() {
+    const countdown = this.root.querySelector("#next-round-in");
+    if (countdown && typeof this.roundEndsAt === "number") {
+      const left = Math.max(0, Math.ceil((this.roundEndsAt - Date.now()) / 1000));
+      countdown.textContent = t("sum.next_in", { n: left });
+    }
     if (this.turnEndsAt === null) return;
     const left = Math.max(0, Math.ceil((this.turnEndsAt - Date.now()) / 1000));
     for (const el of this.root.querySelectorAll(".timer")) {

@@ -142,5 +142,25 @@ export function renderSummary(page, v) {
       h("td", { text: r.hand === null ? "–" : num(r.hand) }),
       h("td", {}, num(r.score), h("meter", { min: 0, max: target, value: Math.min(r.score, target), "aria-hidden": "true" })))))));
   if (over) box.append(h("a", { href: `/t/${page.tableId}/record`, class: "button", download: "", text: t("sum.record") }));
+  else box.append(renderWaitForReady(page));
   return box;
+}
+
+/**
+ * The summary waits: a countdown to the next deal (the table's setting), who is done reading,
+ * and this player's "Ready" (the round starts when every connected player is ready).
+ */
+function renderWaitForReady(page) {
+  const state = page.state;
+  const table = state.table;
+  const me = state.you.seat;
+  const ready = new Set(table.ready || []);
+  const seated = me !== null && me !== undefined;
+  const names = [...ready].map((s) => nameOf(state, s));
+  return h("div", { class: "wait-ready", id: "wait-ready" },
+    typeof table.next_round_in === "number" ? h("p", { class: "countdown", id: "next-round-in", role: "timer", "aria-live": "off" }) : null,
+    h("p", { class: "hint", id: "ready-list", text: names.length ? t("sum.ready_list", { names: namesList(state, [...ready]) }) : t("sum.nobody_ready") }),
+    seated && !ready.has(me)
+      ? h("button", { type: "button", class: "primary big", id: "ready", "data-key": "ready", text: t("sum.ready"), onclick: () => page.send({ type: "ready" }) })
+      : seated ? h("p", { class: "hint", id: "you-ready", text: t("sum.you_ready") }) : null);
 }

@@ -127,6 +127,13 @@ function renderSettings(page, table) {
   const timer = h("select", { id: "set-timer", "data-key": "set-timer" },
     [0, 20, 30, 60, 90, 120].map((x) => h("option", { value: x, text: x ? t("create.seconds", { n: x }) : t("create.no_timer") })));
   timer.value = String(st.turn_seconds || 0);
+  const pause = h("select", { id: "set-pause", "data-key": "set-pause" },
+    [8, 15, 30, 60, 120, 300].map((x) => h("option", { value: x, text: t("create.seconds", { n: x }) })));
+  // a table created with another countdown (through the API) keeps it as a choice
+  if (![8, 15, 30, 60, 120, 300].includes(st.round_pause)) {
+    pause.append(h("option", { value: st.round_pause, text: t("create.seconds", { n: st.round_pause }) }));
+  }
+  pause.value = String(st.round_pause ?? 8);
   if (!timer.value) timer.value = "0";
   const target = h("input", { id: "set-target", "data-key": "set-target", type: "number", min: 1, max: 100000, inputmode: "numeric" });
   // the table's points to win, or another rule set's own
@@ -136,7 +143,7 @@ function renderSettings(page, table) {
   const field = (id, label, control) => h("div", { class: "field" }, h("label", { for: id, text: label }), control);
   // what the host changed but has not applied yet survives the re-renders of other updates
   const draft = page.drafts.settings || {};
-  for (const [el, key] of [[preset, "preset"], [seats, "seats"], [timer, "timer"], [target, "target"]]) {
+  for (const [el, key] of [[preset, "preset"], [seats, "seats"], [timer, "timer"], [target, "target"], [pause, "pause"]]) {
     if (draft[key] !== undefined) el.value = draft[key];
     el.addEventListener("change", () => { page.drafts.settings = { ...(page.drafts.settings || {}), [key]: el.value }; });
   }
@@ -165,13 +172,17 @@ function renderSettings(page, table) {
     const options = { ...kept, ...switches.read(preset.value) };
     const goal = Number(target.value);
     if (Number.isInteger(goal) && goal >= 1 && goal !== defaultTarget(preset.value)) options.target_score = goal;
-    page.send({ type: "settings", preset: preset.value, seats: Number(seats.value), turn_seconds: Number(timer.value), options });
+    page.send({
+      type: "settings", preset: preset.value, seats: Number(seats.value), turn_seconds: Number(timer.value),
+      round_pause: Number(pause.value), options,
+    });
   };
   return h("details", { class: "settings-box", id: "settings" },
     h("summary", { text: t("wait.settings") }),
     h("div", { class: "row" }, field("set-preset", t("create.preset"), preset), field("set-seats", t("create.seats"), seats)),
     switches.element,
     h("div", { class: "row" }, field("set-timer", t("create.timer"), timer), field("set-target", t("create.target"), target)),
+    h("div", { class: "row" }, field("set-pause", t("wait.round_pause"), pause)),
     h("button", { type: "button", id: "apply-settings", "data-key": "apply-settings", text: t("wait.apply"), onclick: apply }));
 }
 
