@@ -175,7 +175,8 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
     bus = _bus(settings)
     store = open_store(settings.db, directory=settings.data_dir)
     hubs = Hubs(store, bus, Metrics(), max_tables=settings.max_tables)
-    offered = JSONResponse(options())
+    # (with the address the page's links and QR codes use: the public URL, when one is set)
+    offered = JSONResponse({**options(), "public_url": settings.public_url})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -46,14 +46,65 @@ class _JsonLogs(logging.Formatter):
         )
 
 
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, the one that reaches the network first
+    (asked of the OS by opening a UDP socket towards a private address: nothing is sent).
+
+    >>> all(not a.startswith("127.") for a in lan_addresses())
+    True
+    """
+    found: list[str] = []
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        found.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    finally:
+        probe.close()
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(info[4][0]))
+    except OSError:
+        pass
+    seen: list[str] = []
+    for address in found:
+        if not address.startswith("127.") and address != "0.0.0.0" and address not in seen:
+            seen.append(address)
+    return seen
+
+
+def link_base(host: str, port: int, public_url: str = "") -> tuple[str, list[str]]:
+    """The address the page's links and QR codes use, and the LAN addresses to print: the public
+    URL when one is set; on a wildcard host the first LAN address (never 0.0.0.0, which no friend
+    can open); else the address listened on.
+
+    >>> link_base("127.0.0.1", 8000)
+    ('http://127.0.0.1:8000', [])
+    >>> link_base("0.0.0.0", 8000, "https://uno.example.org/")
+    ('https://uno.example.org', [])
+    """
+    if public_url:
+        return public_url.rstrip("/"), []
+    if host in WILDCARDS:
+        lan = [f"http://{a}:{port}" for a in lan_addresses()]
+        return (lan[0] if lan else f"http://127.0.0.1:{port}"), lan
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}", []
+
+
 class _Server(uvicorn.Server):
     """uvicorn, printing its address once the port accepts connections (the lifespan has started),
     and telling every client to reconnect before it closes the sockets on SIGTERM or SIGINT."""
 
-    def __init__(self, config: uvicorn.Config, app: Any, url: str) -> None:
+    def __init__(self, config: uvicorn.Config, app: Any, url: str, lan: list[str] | None = None) -> None:
         super().__init__(config)
         self.app_state = app.state
         self.url = url
+        self.lan = lan or []
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
@@ -65,6 +116,8 @@ class _Server(uvicorn.Server):
             f"play from a terminal: unotable join {url}/t/TABLE)",
             flush=True,
         )
+        if self.lan:  # listening on every interface: the addresses friends on this network open
+            print("friends on this network open: " + "  ".join(self.lan), flush=True)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         import asyncio
@@ -92,6 +145,7 @@ def serve(
     redis: str | None = None,
     node_id: str = "",
     lease_ttl: float = 3.0,
+    public_url: str = "",
 ) -> int:
     """Serve until SIGINT or SIGTERM (graceful: clients are told to reconnect, nothing is lost)."""
     host, port = parse_address(host, port)
@@ -105,10 +159,11 @@ def serve(
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{bound}"
+    links, lan = link_base(host, bound, public_url)
     settings = ServerSettings(
         db=db,
         data_dir=data_dir or Path.cwd(),
-        public_url=url,
+        public_url=links,
         bot_pause=bot_pause,
         round_pause=round_pause,
         grace=grace,
@@ -127,7 +182,7 @@ def serve(
         ws_per_message_deflate=False,
         timeout_graceful_shutdown=5,
     )
-    server = _Server(config, app, url)
+    server = _Server(config, app, url, lan)
     server.run(sockets=[sock])
     return 0
 
@@ -161,6 +216,10 @@ def add_arguments(parser: Any) -> None:
     )
     parser.add_argument("--node-id", default="", help="a cluster node's name (default: host-pid-random)")
     parser.add_argument(
+        "--public-url", default="",
+        help="the address friends open (links and QR codes), e.g. https://uno.example.org behind a proxy",
+    )
+    parser.add_argument(
         "--lease-ttl", type=float, default=3.0, help="cluster: seconds a table's owner lease lasts unrenewed"
     )
 
@@ -180,6 +239,7 @@ def run_from_args(args: Any) -> int:
         redis=args.redis,
         node_id=args.node_id,
         lease_ttl=args.lease_ttl,
+        public_url=args.public_url,
     )
 
 

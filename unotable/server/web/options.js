@@ -12,6 +12,8 @@ import { t } from "./i18n.js";
 export let PRESETS = [];
 export let BOT_LEVELS = [];
 export let DEFAULTS = { preset: "official", seats: 4, bot_level: "heuristic" };
+/** The address friends open (the server's public URL setting), else the page's own origin. */
+export let PUBLIC_URL = "";
 let PRESET_VALUES = {};
 let PRESET_SEATS = {};
 
@@ -24,6 +26,7 @@ export async function loadOptions() {
   PRESET_SEATS = Object.fromEntries(doc.presets.map((p) => [p.name, p.seats]));
   BOT_LEVELS = doc.bot_levels;
   DEFAULTS = { ...DEFAULTS, ...doc.defaults };
+  PUBLIC_URL = String(doc.public_url || "").replace(/\/$/, "");
   return doc;
 }
 

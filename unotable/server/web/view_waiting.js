@@ -5,7 +5,7 @@ import { h } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { shareBox } from "./landing.js";
 import { store } from "./net.js";
-import { BOT_LEVELS, defaultTarget, houseSwitches, PRESETS, presetValue, TOGGLES } from "./options.js";
+import { BOT_LEVELS, defaultTarget, houseSwitches, PRESETS, presetValue, PUBLIC_URL, TOGGLES } from "./options.js";
 import { rulesInForce } from "./state.js";
 
 export function errorLine(state) {
@@ -77,7 +77,7 @@ export function renderWaiting(page) {
     settings.turn_seconds ? t("create.seconds", { n: settings.turn_seconds }) : t("create.no_timer"),
   ];
   if (settings.options?.target_score) summary.push(t("wait.target", { n: settings.options.target_score }));
-  const invite = [h("h2", { text: t("wait.invite") }), shareBox(location.origin + location.pathname, { compact: true })];
+  const invite = [h("h2", { text: t("wait.invite") }), shareBox((PUBLIC_URL || location.origin) + location.pathname, { compact: true })];
   const seatsPart = [
     h("h2", { text: t("wait.seats") }),
     mine === null ? h("div", { class: "field" }, h("label", { for: "my-name", text: t("wait.name") }), nameInput) : null,
