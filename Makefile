@@ -5,6 +5,7 @@
 #   make lint        ruff
 #   make typecheck   mypy --strict (configured in pyproject.toml)
 #   make bench       install the bench extra, then run benchmarks/throughput.py
+#   make native-sanitize  the native core's differential tests under ASan and UBSan (in make test)
 #   make play        terminal play against bots; pass options with ARGS="..."
 #   make serve       the online tables (unotable serve); pass options with ARGS="--port 8080"
 #   make clean       remove caches and build outputs (make distclean also removes .venv)
@@ -62,8 +63,23 @@ $(STAMP_BENCH): pyproject.toml $(STAMP_DEV)
 # from PyPI) is built into .venv for the tests; tests/native skips when it is not built.
 NATIVE_SOURCES := $(wildcard native/pyproject.toml native/CMakeLists.txt native/src/*)
 $(STAMP_NATIVE): $(NATIVE_SOURCES) $(STAMP_DEV)
-	$(PIP) install -e native/
+	$(PIP) install -e './native[dev]'
 	@touch $@
+
+# The differential tests of tests/native against a build of the core with AddressSanitizer and
+# UndefinedBehaviorSanitizer (the Python interpreter is not instrumented, so the runtimes are
+# preloaded; leak checking is off, as CPython's arenas look like leaks). Part of make test; the
+# longest sweeps are left out to keep it to a minute or two (SANITIZE_TESTS= runs them all).
+SANITIZE_DIR := native/build/sanitize
+SANITIZE_TESTS ?= -k 'not test_every_probe and not test_random_ and not test_deals_equal and not test_preset_matches'
+native-sanitize: $(STAMP_NATIVE)
+	cmake -S native -B $(SANITIZE_DIR) -DUNOTABLE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DPython_EXECUTABLE=$(abspath $(BIN)/python) >/dev/null
+	cmake --build $(SANITIZE_DIR) -j 2
+	LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so):$$($(CXX) -print-file-name=libubsan.so)" \
+	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	UNOTABLE_NATIVE_CORE="$$(ls $(SANITIZE_DIR)/_core*.so)" \
+		$(BIN)/pytest -q -p no:cacheprovider tests/native $(SANITIZE_TESTS)
 
 venv: $(STAMP_DEV)
 

@@ -81,7 +81,7 @@ struct Rng {
     // the built-in policies that port Python bots drawing from a random.Random.
     uint32_t randbelow(uint32_t n) {
         int k = 0;
-        while ((n >> k) != 0 && k < 32) k++;  // n.bit_length()
+        while (k < 32 && (n >> k) != 0) k++;  // n.bit_length()
         uint32_t r = next32() >> (32 - k);
         while (r >= n) r = next32() >> (32 - k);
         return r;

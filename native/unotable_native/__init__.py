@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import unotable_native._core as _core
 from unotable.actions import (
     ACCEPT,
     CALL_UNO,
@@ -53,8 +52,34 @@ from unotable.errors import (
 )
 from unotable.position import read_position, write_position
 from unotable.rng import Rng
-from unotable.rules import CustomEffect, Ruleset, Scoring, ShuffleLastCard, Stacking, SwapLastCard, Wd4Rule
+from unotable.rules import CustomEffect, Ruleset, Scoring, ShuffleLastCard, Stacking, SwapLastCard
 from unotable.state import ColorReason, MatchEndReason, Phase, State, flags_for
+
+
+def _load_core() -> Any:
+    """The compiled module; ``UNOTABLE_NATIVE_CORE=path/_core*.so`` loads another build of it (the
+    sanitizer build of ``make native-sanitize`` runs the same tests against this package)."""
+    import os
+
+    path = os.environ.get("UNOTABLE_NATIVE_CORE")
+    if not path:
+        import unotable_native._core as core
+
+        return core
+    import importlib.machinery
+    import importlib.util
+    import sys
+
+    loader = importlib.machinery.ExtensionFileLoader("unotable_native._core", path)
+    spec = importlib.util.spec_from_file_location("unotable_native._core", path, loader=loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    sys.modules["unotable_native._core"] = module
+    return module
+
+
+_core = _load_core()
 
 __all__ = ["Pool", "native_config", "seed_words", "state_doc"]
 
@@ -112,7 +137,6 @@ def native_config(rules: Ruleset) -> dict[str, int]:
         "defend_wd4_with_draw_two": int(rules.defend_wd4_with_draw_two),
         "mercy_limit": rules.mercy_limit,
         "custom_effect": _CUSTOM[rules.custom_effect],
-        "wd4_strict": int(rules.wd4_rule is Wd4Rule.STRICT),
     }
 
 def seed_words(seed: int) -> list[int]:

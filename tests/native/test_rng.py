@@ -56,3 +56,14 @@ def test_seed_words_refuse_what_the_core_cannot_hold() -> None:
         native.seed_words(-1)
     with pytest.raises(ValueError, match="2\\*\\*256"):
         native.seed_words(2**256)
+
+
+def test_the_core_under_test_is_the_one_asked_for() -> None:
+    """make native-sanitize names its build in UNOTABLE_NATIVE_CORE: these tests must run on it."""
+    import os
+
+    path = os.environ.get("UNOTABLE_NATIVE_CORE")
+    if path:
+        assert os.path.samefile(native._core.__file__, path)
+    else:
+        assert native._core.__name__ == "unotable_native._core"
