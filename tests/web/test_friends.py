@@ -93,6 +93,7 @@ def test_no_stray_null_for_people_not_seated(server: str, browser: Any) -> None:
 def overlaps(page: Page) -> list[Any]:
     return page.evaluate("""() => {
       const r = [...document.querySelectorAll('.seats .seat')].map((e) => e.getBoundingClientRect());
+      r.push(document.querySelector('.center .piles').getBoundingClientRect());  // last: the piles
       const bad = [];
       for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++) {
         const a = r[i], b = r[j];
