@@ -8,19 +8,20 @@ hello (with the seat token given, or the one saved for this table), and then:
   one) under the name given (it asks for one when none is), and saves the seat's token;
 - once the table is in play, without a seat, it watches as a spectator.
 
-It shows the table with the terminal renderer (:mod:`unotable.tui.render`) and one line for each
-event as it arrives. Input is read on its own thread, so updates keep coming while a line is
-typed: on the seat's turn the same input as ``unotable play`` works (hand indices, notation, words,
-through :func:`unotable.tui.commands.read_line`), out-of-turn chances (UNO, catch, jump-in) are
-shown as they come and accepted at any time, and the host's commands (``start``, ``next_round``,
-``rematch``, ``add_bot N [LEVEL]``, ``remove_bot N``, ``kick N``), ``chat TEXT`` and ``quit`` are
-typed at the same prompt. A refusal from the server is shown in plain words; it changes nothing.
-When the connection drops, or the server asks it to, the client reconnects by itself with its
+The protocol itself (links, tokens, creating a table, the connection that resumes with back-off,
+the close codes, decoding views and events) is :mod:`unotable.client`; this module is the terminal
+session on top of it. It shows the table with the terminal renderer (:mod:`unotable.tui.render`)
+and one line for each event as it arrives. Input is read on its own thread, so updates keep coming
+while a line is typed: on the seat's turn the same input as ``unotable play`` works (hand indices,
+notation, words, through :func:`unotable.tui.commands.read_line`), out-of-turn chances (UNO, catch,
+jump-in) are shown as they come and accepted at any time, and the host's commands (``start``,
+``next_round``, ``rematch``, ``add_bot N [LEVEL]``, ``remove_bot N``, ``kick N``), ``chat TEXT``
+and ``quit`` are typed at the same prompt. A refusal from the server is shown in plain words; it
+changes nothing. When the connection drops, or the server asks it to, the client reconnects by itself with its
 token and the last sequence number it saw (exponential backoff up to :data:`MAX_DELAY` seconds
 between tries) and shows what it missed.
 
-Tokens live in ``tokens.json`` (mode 0600) in the user's data directory: ``$UNOTABLE_DATA_DIR``,
-else ``$XDG_DATA_HOME/unotable``, else ``~/.local/share/unotable``; keyed by the table's link.
+Tokens live in ``tokens.json`` (:class:`unotable.client.TokenStore`), keyed by the table's link.
 
 >>> parse_table_url("http://127.0.0.1:8000/t/abc_DEF-123")
 TableUrl(base='http://127.0.0.1:8000', table='abc_DEF-123')
@@ -39,22 +40,14 @@ import asyncio
 import contextlib
 import dataclasses
 import json
-import os
 import re
 import sys
 import threading
-import time
 import unicodedata
-import urllib.error
-import urllib.parse
-import urllib.request
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TextIO
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidURI, WebSocketException
+from websockets.asyncio.client import ClientConnection
 
 from unotable.actions import (
     Accept,
@@ -66,14 +59,29 @@ from unotable.actions import (
     Draw,
     Pass,
     Play,
-    parse_action,
 )
 from unotable.cards import Card, Color
+from unotable.client.codes import CloseCode, ReconnectReason
+from unotable.client.connection import (
+    GIVE_UP,
+    MAX_DELAY,
+    Connection,
+    Ended,
+    decode_table,
+    decode_view,
+    message_seq,
+)
+from unotable.client.links import (
+    ClientError,
+    TableUrl,
+    TokenStore,
+    create_table,
+    data_dir,
+    parse_table_url,
+)
 from unotable.errors import NotationError, RecordError, UnoError
 from unotable.events import Event
-from unotable.rules import Ruleset
-from unotable.scoring import Outcome, RoundResult
-from unotable.state import ColorReason, MatchEndReason, Phase
+from unotable.state import Phase
 from unotable.tui.commands import COMMANDS_HELP, missing, read_line
 from unotable.tui.render import (
     Style,
@@ -100,18 +108,13 @@ __all__ = [
     "run_join",
     "run_join_from_args",
     "split_command",
-    "view_from_dict",
 ]
 
-MAX_DELAY = 30.0
-"""The longest wait, in seconds, between two tries to reconnect (the waits double up to it)."""
-FIRST_DELAY = 0.25
-GIVE_UP = 600.0
-"""Seconds without a connection after which the client stops trying."""
-CLOSE_TAKEN_OVER = 4001
-CLOSE_NO_TABLE = 4004
-REASON_TAKEN_OVER = "taken_over"
-"""The protocol's codes (``CloseCode``, ``ReconnectReason`` in docs/protocol.schema.json)."""
+CLOSE_TAKEN_OVER = CloseCode.TAKEN_OVER
+CLOSE_NO_TABLE = CloseCode.NO_TABLE
+"""The protocol's close codes, by their old names here (:mod:`unotable.client.codes` holds them)."""
+JoinError = ClientError
+"""A link, a flag or a server answer that makes no session (shown to the user, exit status 1)."""
 
 HELP = COMMANDS_HELP + """\
   chat TEXT    say something to the table         sit [N]     take a free seat (waiting room)
@@ -143,253 +146,8 @@ _HOST_WORDS = {
 _OTHER_WORDS = {"chat": "chat", "say": "chat", "sit": "sit", "leave": "leave"}
 
 
-class JoinError(Exception):
-    """A link, a flag or a server answer that makes no session (shown to the user, exit status 1)."""
-
-
 # ---------------------------------------------------------------------------------------------
 # links and tokens
-
-
-@dataclass(frozen=True, slots=True)
-class TableUrl:
-    """A table's address: the server's base URL (``http://HOST:PORT``) and the table id."""
-
-    base: str
-    table: str
-
-    @property
-    def link(self) -> str:
-        """The link a host shares (the key of the saved tokens)."""
-        return f"{self.base}/t/{self.table}"
-
-    @property
-    def ws(self) -> str:
-        scheme, rest = self.base.split("://", 1)
-        return f"{'wss' if scheme == 'https' else 'ws'}://{rest}/ws/{self.table}"
-
-
-_TABLE_PATH = re.compile(r"(?P<prefix>.*?)/(?:t|ws|api/tables)/(?P<table>[A-Za-z0-9_-]+)/?")
-
-
-def parse_table_url(url: str) -> TableUrl:
-    """The table of a link: ``http(s)://HOST[:PORT]/t/TABLE`` (also ``ws://.../ws/TABLE``)."""
-    parts = urllib.parse.urlsplit(url.strip())
-    scheme = {"http": "http", "https": "https", "ws": "http", "wss": "https"}.get(parts.scheme.lower())
-    match = _TABLE_PATH.fullmatch(parts.path)
-    if scheme is None or not parts.netloc or match is None:
-        raise JoinError(f"{url!r} is not a table's link: expected http://HOST:PORT/t/TABLE")
-    return TableUrl(f"{scheme}://{parts.netloc}{match['prefix']}", match["table"])
-
-
-def data_dir() -> Path:
-    """Where the client keeps its tokens: ``$UNOTABLE_DATA_DIR``, ``$XDG_DATA_HOME/unotable`` or
-    ``~/.local/share/unotable``."""
-    explicit = os.environ.get("UNOTABLE_DATA_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_DATA_HOME")
-    if xdg:
-        return Path(xdg) / "unotable"
-    return Path.home() / ".local" / "share" / "unotable"
-
-
-class TokenStore:
-    """``tokens.json``: for each table link, the seat token (and the host token) to come back with.
-
-    The file is written whole, atomically, readable by its owner only (0600)."""
-
-    def __init__(self, directory: Path | None = None) -> None:
-        self.path = (directory if directory is not None else data_dir()) / "tokens.json"
-
-    def load(self) -> dict[str, dict[str, Any]]:
-        try:
-            doc = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(doc, dict):
-            return {}
-        return {k: v for k, v in doc.items() if isinstance(k, str) and isinstance(v, dict)}
-
-    def get(self, link: str) -> dict[str, Any]:
-        return dict(self.load().get(link, {}))
-
-    def update(self, link: str, **fields: Any) -> None:
-        """Merge ``fields`` into the entry of ``link`` (a None value removes the field)."""
-        doc = self.load()
-        entry = dict(doc.get(link, {}))
-        for key, value in fields.items():
-            if value is None:
-                entry.pop(key, None)
-            else:
-                entry[key] = value
-        if entry:
-            doc[link] = entry
-        else:
-            doc.pop(link, None)
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp = self.path.with_name(f".tokens.{os.getpid()}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(doc, f, indent=1, sort_keys=True)
-                f.write("\n")
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-
-
-def create_table(
-    base_url: str,
-    preset: str = "official",
-    seats: int = 4,
-    bots: int | Sequence[str | None] = 0,
-    options: Mapping[str, object] | None = None,
-    *,
-    bot_level: str = "heuristic",
-    timeout: float = 10.0,
-) -> tuple[str, str]:
-    """Create a table on the server at ``base_url`` (``POST /api/tables``): its link and host token.
-
-    ``bots`` is a count (bots take the last seats, at ``bot_level``) or a level per seat (None for a
-    person)."""
-    if isinstance(bots, int):
-        if not 0 <= bots < seats:
-            raise JoinError(f"{bots} bots leave no seat for a person at a table of {seats}")
-        per_seat: list[str | None] = [None] * (seats - bots) + [bot_level] * bots
-    else:
-        per_seat = list(bots)
-    body: dict[str, Any] = {"preset": preset, "seats": seats, "bots": per_seat}
-    if options:
-        body["options"] = dict(options)
-    base = base_url.strip().rstrip("/")
-    parts = urllib.parse.urlsplit(base)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise JoinError(f"{base_url!r} is not a server's address: expected http://HOST:PORT")
-    request = urllib.request.Request(
-        f"{base}/api/tables",
-        data=json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            doc = json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        try:
-            problem = json.loads(exc.read())
-            why = f"{problem['message']}"
-        except (ValueError, KeyError, TypeError):
-            why = f"HTTP {exc.code}"
-        raise JoinError(f"the server would not create the table: {why}") from None
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        raise JoinError(f"could not reach {base}: {getattr(exc, 'reason', exc)}") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("url"), str) or not isinstance(
-        doc.get("host_token"), str
-    ):
-        raise JoinError("the server's answer names no table")
-    return doc["url"], doc["host_token"]
-
-
-# ---------------------------------------------------------------------------------------------
-# views from JSON
-
-
-def _card(text: Any) -> Card | None:
-    return None if text is None else Card.parse(str(text))
-
-
-def _ints(values: Any) -> tuple[int, ...]:
-    return tuple(int(v) for v in values)
-
-
-def _bools(values: Any) -> tuple[bool, ...]:
-    return tuple(bool(v) for v in values)
-
-
-def _round_result(doc: Any) -> RoundResult | None:
-    if doc is None:
-        return None
-    return RoundResult(
-        round_no=int(doc["round_no"]),
-        winner=None if doc["winner"] is None else int(doc["winner"]),
-        points=int(doc["points"]),
-        hand_points=_ints(doc["hand_points"]),
-        knocked_out=_ints(doc["knocked_out"]),
-        eliminated=_ints(doc["eliminated"]),
-        scores=_ints(doc["scores"]),
-    )
-
-
-def _outcome(doc: Any) -> Outcome | None:
-    if doc is None:
-        return None
-    return Outcome(
-        winners=_ints(doc["winners"]),
-        scores=_ints(doc["scores"]),
-        rounds=int(doc["rounds"]),
-        reason=MatchEndReason(doc["reason"]),
-    )
-
-
-def table_info_from_dict(doc: Mapping[str, Any]) -> TableInfo:
-    names = doc.get("names")
-    return TableInfo(
-        Ruleset.from_dict(doc["ruleset"]),
-        int(doc["seats"]),
-        None if names is None else tuple(str(n) for n in names),
-    )
-
-
-def view_from_dict(doc: Mapping[str, Any], table: TableInfo) -> SpectatorView:
-    """The view that ``to_dict`` wrote (a :class:`PlayerView` when it has a seat), on ``table``."""
-    try:
-        reason = doc["awaiting_color_for"]
-        color = doc["current_color"]
-        team = doc["team_scores"]
-        public: dict[str, Any] = {
-            "table": table,
-            "seq": int(doc["seq"]),
-            "round_no": int(doc["round_no"]),
-            "dealer": int(doc["dealer"]),
-            "phase": Phase[str(doc["phase"]).upper()],
-            "active": int(doc["active"]),
-            "direction": int(doc["direction"]),
-            "top_card": _card(doc["top_card"]),
-            "current_color": None if color is None else Color.parse(color),
-            "discard_pile": tuple(Card.parse(c) for c in doc["discard_pile"]),
-            "draw_pile_size": int(doc["draw_pile_size"]),
-            "hand_sizes": _ints(doc["hand_sizes"]),
-            "pending_penalty": int(doc["pending_penalty"]),
-            "pending_card": _card(doc["pending_card"]),
-            "top_player": None if doc["top_player"] is None else int(doc["top_player"]),
-            "in_round": _bools(doc["in_round"]),
-            "knocked_out": _bools(doc["knocked_out"]),
-            "eliminated": _bools(doc["eliminated"]),
-            "called": _bools(doc["called"]),
-            "exposed": _bools(doc["exposed"]),
-            "scores": _ints(doc["scores"]),
-            "team_scores": None if team is None else _ints(team),
-            "round_wins": _ints(doc["round_wins"]),
-            "awaiting_color_for": None if reason is None else ColorReason[str(reason).upper()],
-            "seats_to_act": _ints(doc["seats_to_act"]),
-            "last_round": _round_result(doc["last_round"]),
-            "outcome": _outcome(doc["outcome"]),
-        }
-        if doc.get("seat") is None:
-            return SpectatorView(**public)
-        return PlayerView(
-            **public,
-            seat=int(doc["seat"]),
-            hand=tuple(Card.parse(c) for c in doc["hand"]),
-            drawn_card=_card(doc["drawn_card"]),
-            legal=tuple(parse_action(a) for a in doc["legal"]),
-        )
-    except (KeyError, TypeError, ValueError, UnoError) as exc:
-        raise RecordError(f"the server sent a view this client cannot read: {exc!r}") from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -416,11 +174,6 @@ def clean(text: str) -> str:
     """Text from other people, safe to print: no control characters (no terminal escapes)."""
     text = _CONTROL.sub("?", text)
     return "".join("?" if unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") else ch for ch in text)
-
-
-def _seq(msg: Mapping[str, Any]) -> int | None:
-    value = msg.get("seq")
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class _Quit(Exception):
@@ -471,8 +224,8 @@ class OnlineClient:
         self.max_delay = max_delay
         self.give_up = give_up
         self.echo_prompt = echo_prompt
+        self.conn = Connection(self.where, self.hello, self.handle, self._retrying, max_delay, give_up)
         # what the server told us
-        self.ws: ClientConnection | None = None
         self.me: int | None = None
         self.host = False
         self.info: dict[str, Any] | None = None
@@ -598,66 +351,41 @@ class OnlineClient:
         return msg
 
     async def connection_loop(self) -> None:
-        """Stay connected: connect, read every message, reconnect with backoff when it drops."""
-        attempt = 0
-        lost_at: float | None = None
-        while True:
-            code: int | None = None
-            reason = ""
-            try:
-                async with connect(
-                    self.where.ws, open_timeout=10, ping_interval=20, ping_timeout=20, max_size=2**22
-                ) as ws:
-                    self.ws = ws
-                    await ws.send(json.dumps(self.hello()))
-                    async for raw in ws:
-                        try:
-                            msg = json.loads(raw)
-                        except ValueError:
-                            continue  # not JSON: nothing this client can show
-                        if isinstance(msg, dict):
-                            if msg.get("type") == "welcome":
-                                attempt, lost_at = 0, None
-                            if await self.handle(msg):  # the server asks us to reconnect
-                                break
-                code = ws.close_code
-            except (OSError, InvalidURI, TimeoutError, WebSocketException) as exc:
-                reason = str(exc) or type(exc).__name__
-                if isinstance(exc, ConnectionClosed) and exc.rcvd is not None:
-                    code = exc.rcvd.code
-            finally:
-                self.ws = None
-            if code == CLOSE_TAKEN_OVER:
+        """Stay connected (:class:`unotable.client.connection.Connection`); say why it ends."""
+        try:
+            await self.conn.run()
+        except Ended as end:
+            if end.why == "taken_over":
                 self.say("This seat was taken over by another connection; this one stops here.")
-                raise _Stop(0)
-            if code == CLOSE_NO_TABLE:
+                raise _Stop(0) from None
+            if end.why == "no_table":
                 self.error(f"There is no table at {self.where.link} (a wrong link, or a finished table).")
-                raise _Stop(1)
-            if not self.welcomed.is_set():
-                why = reason or "the server closed the connection"
-                self.error(f"Could not join {self.where.link}: {why}")
-                raise _Stop(1)
-            now = time.monotonic()
-            lost_at = lost_at if lost_at is not None else now
-            if now - lost_at > self.give_up:
+                raise _Stop(1) from None
+            if end.why == "gave_up":
                 self.error(f"No connection for {self.give_up:g} s: giving up. Join again later.")
-                raise _Stop(1)
-            delay = min(self.max_delay, FIRST_DELAY * 2**attempt)
-            attempt += 1
-            if attempt == 1:
-                self.say(self.style.dim(f"… connection lost; reconnecting in {delay:g} s"))
-            else:
-                self.say(self.style.dim(f"… no answer yet; trying again in {delay:g} s (try {attempt})"))
-            await asyncio.sleep(delay)
+                raise _Stop(1) from None
+            self.error(f"Could not join {self.where.link}: {end.detail}")
+            raise _Stop(1) from None
+
+    def _retrying(self, delay: float, attempt: int) -> None:
+        if attempt == 1:
+            self.say(self.style.dim(f"… connection lost; reconnecting in {delay:g} s"))
+        else:
+            self.say(self.style.dim(f"… no answer yet; trying again in {delay:g} s (try {attempt})"))
+
+    @property
+    def ws(self) -> ClientConnection | None:
+        return self.conn.ws
+
+    @ws.setter
+    def ws(self, ws: ClientConnection | None) -> None:
+        self.conn.ws = ws
 
     async def send(self, msg: dict[str, Any]) -> bool:
-        ws = self.ws
-        if ws is None:
+        if self.conn.ws is None:
             self.error("Not connected right now (reconnecting): try again in a moment.")
             return False
-        try:
-            await ws.send(json.dumps(msg))
-        except ConnectionClosed:
+        if not await self.conn.send(msg):
             self.error("The connection dropped before that was sent: try again once reconnected.")
             return False
         return True
@@ -698,7 +426,7 @@ class OnlineClient:
             self.after_change()
         elif kind == "reconnect":
             why = clean(str(msg.get("message") or msg.get("reason", "")))
-            if msg.get("reason") == REASON_TAKEN_OVER:  # the code, never the prose
+            if msg.get("reason") == ReconnectReason.TAKEN_OVER:  # the code, never the prose
                 self.say(f"The server says: {why}.")
                 return False  # the close (4001) that follows stops this session
             self.say(self.style.dim(f"… the server asks us to reconnect ({why})"))
@@ -707,7 +435,7 @@ class OnlineClient:
         return False
 
     def _note_seq(self, msg: Mapping[str, Any]) -> None:
-        seq = _seq(msg)
+        seq = message_seq(msg)
         if seq is not None and (self.last_seq is None or seq > self.last_seq):
             self.last_seq = seq
 
@@ -720,7 +448,7 @@ class OnlineClient:
         self.host = bool(you.get("host"))
         self.info = msg.get("table")
         if msg.get("static") is not None:
-            self.static = table_info_from_dict(msg["static"])
+            self.static = decode_table(msg["static"])
         view = msg.get("view")
         events = msg.get("events") or []
         self._note_seq(msg)
@@ -729,7 +457,7 @@ class OnlineClient:
         else:
             self.say(self.style.dim("… reconnected") + (f": {len(events)} missed event(s)" if events else ""))
         if view is not None and self.static is not None:
-            self.view = view_from_dict(view, self.static)
+            self.view = decode_view(view, self.static)
             if self.view.seq < self._event_seq:  # a new match since we last saw the table
                 self._event_seq = 0
         self.show_events(events)
@@ -792,13 +520,13 @@ class OnlineClient:
         if msg.get("table") is not None:
             self.info = msg["table"]
         if msg.get("static") is not None:
-            self.static = table_info_from_dict(msg["static"])
+            self.static = decode_table(msg["static"])
             self._event_seq = 0
             self._table_key = None
         view = msg.get("view")
         if view is not None and self.static is not None:
             before = self.view.round_no if self.view is not None else None
-            self.view = view_from_dict(view, self.static)
+            self.view = decode_view(view, self.static)
             if isinstance(self.view, PlayerView):
                 self.me = self.view.seat
             if before is not None and self.view.round_no != before:
