@@ -79,6 +79,7 @@ struct Pool {
     uint8_t block[RULESET_SIZE];
     int target_score;
     std::vector<uint8_t> scratch_obs, scratch_mask;
+    std::vector<Act> picks;  // step's checked actions, one per table
 
     Pool(int num_envs, int seats_, const StrDict& cfg, const std::vector<int>& deck, const std::vector<int>& points,
          nb::bytes ruleset_block)
@@ -126,6 +127,7 @@ struct Pool {
         target_score = get_int(cfg, "target_score");
         tables.resize(static_cast<size_t>(num_envs));
         prng.resize(static_cast<size_t>(num_envs));
+        picks.resize(static_cast<size_t>(num_envs));
         scratch_obs.resize(OBS_SIZE);
         scratch_mask.resize(NUM_ACTIONS);
         std::vector<uint32_t> zero{0};
@@ -315,18 +317,18 @@ struct Pool {
         {
             nb::gil_scoped_release release;
             Act legal[MAXA];
-            std::vector<int16_t> pick(n);
+            std::vector<Act>& pick = picks;  // sized once, at construction
             for (size_t i = 0; i < n && bad < 0; i++) {
                 Table& t = tables[i];
                 int k = Engine{R, t}.legal(t.active, legal);
                 int want = actions.data()[i];
-                pick[i] = -1;
-                for (int j = 0; j < k; j++)
+                bool found = false;
+                for (int j = 0; j < k && !found; j++)
                     if (index_of(legal[j], t.active, t.n) == want) {
-                        pick[i] = static_cast<int16_t>(j);
-                        break;
+                        pick[i] = legal[j];
+                        found = true;
                     }
-                if (pick[i] < 0) bad = static_cast<int64_t>(i);
+                if (!found) bad = static_cast<int64_t>(i);
             }
             if (bad < 0) {
                 const uint64_t n_envs = n;
@@ -335,9 +337,7 @@ struct Pool {
                     float* rw = reward.data() + i * static_cast<size_t>(seats);
                     for (int s = 0; s < seats; s++) rw[s] = 0.0f;
                     done.data()[i] = 0;
-                    int s0 = t.active;
-                    Engine{R, t}.legal(s0, legal);
-                    act(t, s0, legal[pick[i]]);
+                    act(t, t.active, pick[i]);
                     if (t.phase == PH_ROUND_OVER) deal(t);
                     if (t.phase == PH_MATCH_OVER) {
                         for (int s = 0; s < seats; s++) rw[s] = (t.match_winners >> s) & 1 ? 1.0f : -1.0f;

@@ -78,7 +78,8 @@ inline void encode(const Rules& R, const Table& t, int me, const Act* legal, int
     std::memset(out, 0, OBS_SIZE);
     const int n = t.n;
     const uint8_t* h = t.hand(me);
-    for (int i = 0, m = t.hsize(me); i < m; i++) if (out[O_HAND + h[i]] < 255) out[O_HAND + h[i]]++;
+    // (no cap needed on the counts: a deck holds at most 8 copies of a card)
+    for (int i = 0, m = t.hsize(me); i < m; i++) out[O_HAND + h[i]]++;
     if (t.phase == PH_PLAY_DRAWN && t.active == me && t.drawn >= 0) out[O_DRAWN + t.drawn] = 1;
     if (t.ndiscard) out[O_TOP + t.top()] = 1;
     out[O_COLOR + (t.color < 0 ? 4 : t.color)] = 1;
@@ -124,7 +125,7 @@ inline void encode(const Rules& R, const Table& t, int me, const Act* legal, int
         }
         o[13] = acts;
     }
-    for (int i = 0; i < t.ndiscard; i++) if (out[O_DISCARD_COUNTS + t.discard[i]] < 255) out[O_DISCARD_COUNTS + t.discard[i]]++;
+    for (int i = 0; i < t.ndiscard; i++) out[O_DISCARD_COUNTS + t.discard[i]]++;
     for (int r = 0; r < n; r++) {
         int s = (me + r) % n;
         uint8_t* o = out + O_HISTORY + 24 * r;
