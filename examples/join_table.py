@@ -12,7 +12,9 @@ It speaks docs/protocol.md directly, with the `websockets` package and the stand
 
 It plays one round on its own turns (a card when it can, the first legal action otherwise), at a
 pace the server's rate limit allows, and prints the result.
-Start a server first (``make serve``, or ``unotable serve --port 8000``), then:
+A program that stays at a table would rather use :mod:`unotable.client`, which also resumes
+after a dropped connection and decodes the frames into the engine's own values. Start a server
+first (``make serve``, or ``unotable serve --port 8000``), then:
 
     .venv/bin/python examples/join_table.py http://127.0.0.1:8000
 """
