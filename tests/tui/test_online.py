@@ -30,6 +30,7 @@ pytest.importorskip("websockets")
 
 from unotable.actions import Accept, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from unotable.state import Phase
+from unotable.tui.dialogue import program_name
 from unotable.tui.online import (
     OnlineClient,
     TokenStore,
@@ -38,6 +39,7 @@ from unotable.tui.online import (
     run_join,
     split_command,
 )
+from unotable.tui.render import sort_hand
 from unotable.views import PlayerView
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -201,9 +203,10 @@ class Person:
 
     def choose(self, view: PlayerView) -> str:
         legal = view.legal
+        hand = sort_hand(view.hand)  # the order shown and typed, grouped by color as in `unotable play`
         for a in legal:
-            if isinstance(a, Play) and a.card in view.hand and a.target is None:
-                index = view.hand.index(a.card)
+            if isinstance(a, Play) and a.card in hand and a.target is None:
+                index = hand.index(a.card)
                 return f"{index}!" if a.uno else str(index)
         for a in legal:
             if isinstance(a, ChooseColor):
@@ -239,7 +242,9 @@ def test_a_round_from_the_terminal(server: Server, tokens: TokenStore) -> None:
     assert "Bot 1 played" in text or "Bot 1 drew" in text
     assert "You played" in text or "You drew" in text
     assert "Round over:" in text and "Hands left:" in text and "Scores (first to 500" in text
-    assert text.rstrip().endswith(f"Goodbye. Your seat is kept: unotable join {link} brings you back.")
+    # the hint names the command as it can be typed here (unotable, or .venv/bin/unotable off the PATH)
+    again = f"{program_name()} join {link}"
+    assert text.rstrip().endswith(f"Goodbye. Your seat is kept: {again} brings you back.")
     assert person.turns >= 1
     assert "> " in person.prompts
     # the seat's token is saved, readable by its owner only, under the table's link
@@ -269,7 +274,7 @@ def test_bad_input_is_explained_and_changes_nothing(server: Server, tokens: Toke
             return []
         seen["before"] = (view.seq, view.hand, p.client.last_seq)
         seen["turns"] = p.turns
-        unplayable = [i for i, c in enumerate(view.hand)
+        unplayable = [i for i, c in enumerate(sort_hand(view.hand))
                       if not any(isinstance(a, Play) and a.card == c for a in view.legal)]
         seen["beyond"] = len(view.hand)  # one past the last card (9 can be a card after a Draw Four)
         lines = [str(len(view.hand)), "zz", "challenge", "add_bot x", "chat"]

@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import dataclasses
 import json
 import re
 import sys
@@ -49,18 +48,8 @@ from typing import Any, TextIO
 
 from websockets.asyncio.client import ClientConnection
 
-from unotable.actions import (
-    Accept,
-    Action,
-    CallUno,
-    Catch,
-    Challenge,
-    ChooseColor,
-    Draw,
-    Pass,
-    Play,
-)
-from unotable.cards import Card, Color
+from unotable.actions import Action
+from unotable.cards import Card
 from unotable.client.codes import CloseCode, ReconnectReason
 from unotable.client.connection import (
     GIVE_UP,
@@ -82,10 +71,12 @@ from unotable.client.links import (
 from unotable.errors import NotationError, RecordError, UnoError
 from unotable.events import Event
 from unotable.state import Phase
-from unotable.tui.commands import COMMANDS_HELP, missing, read_line
+from unotable.tui import dialogue
+from unotable.tui.commands import COMMANDS_HELP, read_line
 from unotable.tui.render import (
     Style,
     event_lines,
+    hand_lines,
     round_summary_lines,
     score_table_lines,
     standings_lines,
@@ -224,6 +215,7 @@ class OnlineClient:
         self.max_delay = max_delay
         self.give_up = give_up
         self.echo_prompt = echo_prompt
+        self.width = dialogue.terminal_width(out)
         self.conn = Connection(self.where, self.hello, self.handle, self._retrying, max_delay, give_up)
         # what the server told us
         self.me: int | None = None
@@ -329,14 +321,24 @@ class OnlineClient:
         return v is not None and v.active == v.seat and v.phase < Phase.ROUND_OVER
 
     def prompt(self) -> str:
+        """The prompt, which says what the session waits for when it is not this seat's turn."""
         v = self.my_view()
         if v is None:
-            return "(watching) > " if self.status != "waiting" or self.me is None else "(waiting) > "
+            if self.status != "waiting" or self.me is None:
+                return "(watching) > "
+            return "(waiting room: type start when everyone is seated) > " if self.host else \
+                "(waiting for the host to start) > "
         if self.my_turn():
             return "> "
         if v.legal and v.phase < Phase.ROUND_OVER:
             return "(out of turn) > "
-        return ". "
+        if v.phase is Phase.MATCH_OVER:
+            return "(match over: rematch or quit) > " if self.host else "(match over) > "
+        if v.phase is Phase.ROUND_OVER:
+            return "(waiting for the next deal) > "
+        names = self.names
+        who = names[v.active] if 0 <= v.active < len(names) else f"seat {v.active}"
+        return f"(waiting for {who}) > "
 
     # -- the connection --------------------------------------------------------------------------
 
@@ -512,7 +514,8 @@ class OnlineClient:
             self.token = token
             self.me = seat
             self._save(token=token, seat=seat, name=self.want_name)
-            self.say(f"You sit at seat {seat}. Your token is saved: `unotable join {self.where.link}` "
+            again = f"{dialogue.program_name()} join {self.where.link}"
+            self.say(f"You sit at seat {seat}. Your token is saved: `{again}` "
                      "brings you back to this seat.")
 
     def on_update(self, msg: dict[str, Any]) -> None:
@@ -635,25 +638,26 @@ class OnlineClient:
         if view is None:
             return
         mine = self.my_view()
-        legal = mine.legal if mine is not None else ()
-        playable = frozenset(
-            i for i, c in enumerate(mine.hand) if any(isinstance(a, Play) and a.card == c for a in legal)
-        ) if mine is not None else frozenset()
+        hand = dialogue.shown_hand(mine) if mine is not None else None
+        shown = dialogue.playable(hand, mine.legal) if mine is not None and hand is not None else frozenset()
         self.say()
         title = clean(str((self.info or {}).get("settings", {}).get("preset", "")))
-        for line in table_lines(view, self.names, self.style, self.levels(), title, playable):
+        for line in table_lines(view, self.names, self.style, self.levels(), title, shown, hand=hand,
+                                width=self.width):
             self.say(line)
         if mine is not None:
-            self._shown_hand = mine.hand
+            self._shown_hand = hand
             if self.my_turn() or mine.legal:
                 self.say(self.options_line(mine))
 
     def show_chance(self, view: PlayerView) -> None:
         top = self.style.card(view.top_card) if view.top_card is not None else "(none)"
         color = self.style.color_word(view.current_color)
-        self.say(f"You may act out of turn. Top card: {top}, color {color}."
-                 f" Your hand: {self.style.hand(view.hand)}")
-        self._shown_hand = view.hand
+        self.say(f"You may act out of turn. Top card: {top}, color {color}.")
+        hand = dialogue.shown_hand(view)
+        for line in hand_lines(self.style, hand, width=self.width, prefix="Your hand: "):
+            self.say(line)
+        self._shown_hand = hand
         self.say(self.options_line(view) + "   (or let play go on)")
 
     def show_summary(self) -> None:
@@ -682,27 +686,8 @@ class OnlineClient:
             self.say(f"The next round is dealt when the host says so (next_round){when}.")
 
     def options_line(self, view: PlayerView) -> str:
-        """What this seat may do now, in the words it can type (as in ``unotable play``)."""
-        legal = view.legal
-        parts: list[str] = []
-        indices = [str(i) for i, c in enumerate(view.hand)
-                   if any(isinstance(a, Play) and a.card == c for a in legal)]
-        if indices:
-            parts.append("play " + ", ".join(indices))
-        words = (("draw", Draw), ("pass", Pass), ("accept", Accept), ("challenge", Challenge),
-                 ("uno", CallUno))
-        for word, kind in words:
-            if any(isinstance(a, kind) for a in legal):
-                parts.append(word)
-        parts += [f"catch {t}" for t in sorted({a.target for a in legal if isinstance(a, Catch)})]
-        if any(isinstance(a, ChooseColor) for a in legal):
-            parts.append("name a color: r, y, g or b")
-        text = "You can: " + " · ".join(parts) if parts else "You have no action now."
-        if view.active == view.seat and view.phase is Phase.RESPOND:
-            text = f"You face +{view.pending_penalty}. " + text
-        if len(view.hand) == 2 and indices and any(isinstance(a, Play) and a.uno for a in legal):
-            text += f"  (add ! to call UNO with your play: {indices[0]}!)"
-        return text
+        """What this seat may do now, in the words it can type (the dialogue of ``unotable play``)."""
+        return dialogue.options_line(view)
 
     # -- input -----------------------------------------------------------------------------------
 
@@ -755,16 +740,7 @@ class OnlineClient:
             return
         mine = self.my_view()
         try:
-            if mine is None:
-                parsed: Action | str = read_line(line, ())
-            else:
-                parsed = read_line(
-                    line,
-                    mine.hand,
-                    drawn=mine.drawn_card,
-                    exposed=[s for s in range(mine.seats) if mine.exposed[s] and s != mine.seat],
-                    choosing_color=mine.phase is Phase.CHOOSE_COLOR and mine.active == mine.seat,
-                )
+            parsed: Action | str = read_line(line, ()) if mine is None else dialogue.read_command(line, mine)
         except NotationError as exc:
             self.error(f"{exc}  (type help for the commands)")
             return
@@ -774,7 +750,8 @@ class OnlineClient:
         if mine is None:
             self.error("You hold no seat at this table: you are watching.")
             return
-        if line.strip()[:1].isdigit() and self._shown_hand is not None and mine.hand != self._shown_hand:
+        changed = self._shown_hand is not None and dialogue.shown_hand(mine) != self._shown_hand
+        if line.strip()[:1].isdigit() and changed:
             self.say("Your hand changed since it was shown; here it is again (nothing was played).")
             self.show_table()
             return
@@ -795,8 +772,7 @@ class OnlineClient:
                 self.show_table()
         elif word == "moves":
             mine = self.my_view()
-            legal = mine.legal if mine is not None else ()
-            self.say("Legal now: " + (", ".join(str(a) for a in legal) or "nothing"))
+            self.say(dialogue.legal_line(mine.legal if mine is not None else ()))
         else:  # an empty line
             mine = self.my_view()
             if mine is not None and (self.my_turn() or mine.legal) and mine.phase < Phase.ROUND_OVER:
@@ -846,40 +822,11 @@ class OnlineClient:
 
     async def complete(self, action: Action, legal: Sequence[Action]) -> Action | None:
         """Ask for the color and target that ``action`` still needs; None when the person backs out."""
-        need_color, targets = missing(action, legal)
-        if need_color and isinstance(action, Play):
-            color = await self.ask_color()
-            if color is None:
-                return None
-            action = dataclasses.replace(action, color=color)
-        if targets and isinstance(action, Play | ChooseColor):
-            target = await self.ask_target(targets)
-            if target is None:
-                return None
-            action = dataclasses.replace(action, target=target)
-        return action
-
-    async def ask_color(self) -> Color | None:
-        while True:
-            answer = (await self.ask_line(
-                "Name a color — r(ed), y(ellow), g(reen), b(lue); Enter to cancel: ")).strip()
-            if not answer:
-                return None
-            try:
-                return Color.parse(answer)
-            except NotationError as exc:
-                self.error(str(exc))
-
-    async def ask_target(self, targets: Sequence[int]) -> int | None:
-        names = self.names
-        choices = ", ".join(f"{t} ({names[t]})" for t in targets)
-        while True:
-            answer = (await self.ask_line(f"Target seat — {choices}; Enter to cancel: ")).strip()
-            if not answer:
-                return None
-            if answer.isdigit() and int(answer) in targets:
-                return int(answer)
-            self.error(f"{answer!r} is not one of the seats you can target: {choices}")
+        asking = dialogue.Completion(action, legal, self.names)
+        while (prompt := asking.prompt) is not None:
+            if (refused := asking.answer(await self.ask_line(prompt))) is not None:
+                self.error(refused)
+        return asking.result
 
     # -- the whole session -----------------------------------------------------------------------
 
@@ -895,7 +842,8 @@ class OnlineClient:
             return 0  # pragma: no cover - both loops run until an exception
         except _Quit:
             if self.me is not None and self.token:
-                self.say(f"Goodbye. Your seat is kept: unotable join {self.where.link} brings you back.")
+                again = f"{dialogue.program_name()} join {self.where.link}"
+                self.say(f"Goodbye. Your seat is kept: {again} brings you back.")
             else:
                 self.say("Goodbye.")
             return 0

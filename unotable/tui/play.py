@@ -12,9 +12,7 @@ with 130. Whatever the way out, the match's record is kept in the data directory
 """
 from __future__ import annotations
 
-import dataclasses
 import secrets
-import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -23,26 +21,26 @@ from pathlib import Path
 from typing import TextIO
 
 from unotable import __version__
-from unotable.actions import (
-    Accept,
-    Action,
-    CallUno,
-    Catch,
-    Challenge,
-    ChooseColor,
-    Draw,
-    Pass,
-    Play,
-)
+from unotable.actions import Action
 from unotable.agent import Agent
 from unotable.arbiter import Applied
-from unotable.cards import Card, Color
+from unotable.cards import Card
 from unotable.errors import NotationError, RulesetError, UnoError
 from unotable.game import Game
 from unotable.record import Record
 from unotable.rules import Ruleset
 from unotable.state import Phase
-from unotable.tui.commands import COMMANDS_HELP, missing, read_line
+from unotable.tui.commands import COMMANDS_HELP
+from unotable.tui.dialogue import (
+    Completion,
+    legal_line,
+    options_line,
+    playable,
+    program_name,
+    read_command,
+    shown_hand,
+    terminal_width,
+)
 from unotable.tui.driver import Bot, Table, make_bot
 from unotable.tui.explain import explain, seat_count_text
 from unotable.tui.records import keep_record
@@ -55,7 +53,6 @@ from unotable.tui.render import (
     round_summary_lines,
     score_table_lines,
     seat_names,
-    sort_hand,
     standings_lines,
     table_lines,
 )
@@ -175,7 +172,7 @@ class Session:
         self._shown = 0
         self._table_shown: tuple[int, int] = (-1, -1)
         self._explained: set[str] = set()
-        self.width = config.width if config.width is not None else _terminal_width(out)
+        self.width = config.width if config.width is not None else terminal_width(out)
         self.arbiter = table.arbiter({self.me: _Human(self)}, on_applied=self._applied)
 
     # -- input and output ----------------------------------------------------------------------
@@ -295,7 +292,8 @@ class Session:
             self.say(self.style.error(f"Could not keep the record of this match: {exc}"))
         else:
             self.say(f"Record kept: {path}")
-            self.say(f"Replay it with: unotable replay {path.name}   (all records: unotable replay --list)")
+            cmd = program_name()
+            self.say(f"Replay it with: {cmd} replay {path.name}   (all records: {cmd} replay --list)")
         if self.config.save:
             try:
                 Path(self.config.save).write_text(
@@ -319,16 +317,15 @@ class Session:
 
     def hand(self) -> tuple[Card, ...]:
         """The human's hand in the order shown and typed: by color, then rank, wilds last."""
-        return sort_hand(self.game.view(self.me).hand)
+        return shown_hand(self.game.view(self.me))
 
     def show_table(self) -> None:
         view = self.game.view(self.me)
         legal = self.game.legal_action_list(self.me)
         hand = self.hand()
-        playable = frozenset(i for i, c in enumerate(hand)
-                             if any(isinstance(a, Play) and a.card == c for a in legal))
         self.say()
-        for line in table_lines(view, self.names, self.style, self.levels, self._title(), playable,
+        shown = playable(hand, legal)
+        for line in table_lines(view, self.names, self.style, self.levels, self._title(), shown,
                                 hand=hand, width=self.width):
             self.say(line)
         self.say(self.options_line(legal))
@@ -344,29 +341,8 @@ class Session:
                 self.say(self.style.dim(f"  ℹ {text}"))
 
     def options_line(self, legal: Sequence[Action]) -> str:
-        """What the human may do now, in the words they can type."""
-        game = self.game
-        view = game.view(self.me)
-        parts: list[str] = []
-        indices = [str(i) for i, c in enumerate(self.hand())
-                   if any(isinstance(a, Play) and a.card == c for a in legal)]
-        if indices:
-            parts.append("play " + ", ".join(indices))
-        words = (("draw", Draw), ("pass", Pass), ("accept", Accept), ("challenge", Challenge),
-                 ("uno", CallUno))
-        for word, kind in words:
-            if any(isinstance(a, kind) for a in legal):
-                parts.append(word)
-        catches = sorted({a.target for a in legal if isinstance(a, Catch)})
-        parts += [f"catch {t}" for t in catches]
-        if any(isinstance(a, ChooseColor) for a in legal):
-            parts.append("name a color: r, y, g or b")
-        text = "You can: " + " · ".join(parts) if parts else "You have no action now."
-        if game.active_seat == self.me and game.phase is Phase.RESPOND:
-            text = f"You face +{game.pending_penalty}. " + text
-        if len(view.hand) == 2 and indices and any(isinstance(a, Play) and a.uno for a in legal):
-            text += f"  (add ! to call UNO with your play: {indices[0]}!)"
-        return text
+        """What the human may do now, in the words they can type (the dialogue of both terminals)."""
+        return options_line(self.game.view(self.me), legal)
 
     def my_turn(self) -> Action:
         self.flush_events()
@@ -396,13 +372,7 @@ class Session:
             view = game.view(self.me)
             line = self.ask(prompt)
             try:
-                command = read_line(
-                    line,
-                    self.hand(),
-                    drawn=view.drawn_card,
-                    exposed=[s for s in range(view.seats) if view.exposed[s] and s != self.me],
-                    choosing_color=game.phase is Phase.CHOOSE_COLOR and game.active_seat == self.me,
-                )
+                command = read_command(line, view)
             except NotationError as exc:
                 self.say(self.style.error(f"✗ {exc}") + "  (type help for the commands)")
                 continue
@@ -440,55 +410,17 @@ class Session:
         elif command == "table":
             self.show_table()
         elif command == "moves":
-            legal = self.game.legal_action_list(self.me)
-            self.say("Legal now: " + (", ".join(str(a) for a in legal) or "nothing"))
+            self.say(legal_line(self.game.legal_action_list(self.me)))
         else:
             self.say(self.options_line(self.game.legal_action_list(self.me)))
 
     def complete(self, action: Action, legal: Sequence[Action]) -> Action | None:
         """Ask for the color and target that ``action`` still needs; None when the human backs out."""
-        need_color, targets = missing(action, legal)
-        if need_color and isinstance(action, Play):
-            color = self.ask_color()
-            if color is None:
-                return None
-            action = dataclasses.replace(action, color=color)
-        if targets and isinstance(action, Play | ChooseColor):
-            target = self.ask_target(targets)
-            if target is None:
-                return None
-            action = dataclasses.replace(action, target=target)
-        return action
-
-    def ask_color(self) -> Color | None:
-        while True:
-            answer = self.ask("Name a color — r(ed), y(ellow), g(reen), b(lue); Enter to cancel: ").strip()
-            if not answer:
-                return None
-            try:
-                return Color.parse(answer)
-            except NotationError as exc:
-                self.say(self.style.error(f"✗ {exc}"))
-
-    def ask_target(self, targets: Sequence[int]) -> int | None:
-        choices = ", ".join(f"{t} ({self.names[t]})" for t in targets)
-        while True:
-            answer = self.ask(f"Target seat — {choices}; Enter to cancel: ").strip()
-            if not answer:
-                return None
-            if answer.isdigit() and int(answer) in targets:
-                return int(answer)
-            self.say(self.style.error(f"✗ {answer!r} is not one of the seats you can target: {choices}"))
-
-
-def _terminal_width(out: TextIO) -> int:
-    try:
-        if not out.isatty():
-            return 0
-    except (AttributeError, ValueError):
-        return 0
-    columns = shutil.get_terminal_size((80, 24)).columns
-    return columns if columns >= 20 else 80  # a terminal that reports no real size
+        asking = Completion(action, legal, self.names)
+        while (prompt := asking.prompt) is not None:
+            if (refused := asking.answer(self.ask(prompt))) is not None:
+                self.say(self.style.error(f"✗ {refused}"))
+        return asking.result
 
 
 class _Human(Agent):

@@ -484,7 +484,7 @@ def round_summary_lines(
         else:
             what, pts = _count(view.hand_sizes[s]), _count(result.hand_points[s], "point")
             if s == me and isinstance(view, PlayerView) and view.hand:
-                cards = "   " + style.cards(view.hand)
+                cards = "   " + style.cards(sort_hand(view.hand))
         lines.append(f"    {names[s]:<{width}}  {what:<11}{pts:>11}{cards}".rstrip())
     if result.winner is not None:
         lines.append("  " + _points_sum(view, result, rules, names))
