@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -160,3 +161,18 @@ def term(tmp_path: Path) -> Iterator[Callable[..., Term]]:
     yield start
     for t in started:
         t.close()
+
+
+@pytest.fixture
+def playing_table() -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """A 4-seat game (seed 11) in play, as a server tells it: the game, the views' static part and
+    the table's info (seat 0 a person, Ann; seats 1-3 bots)."""
+    from unotable.game import Game
+
+    game = Game.new(4, seed=11)
+    names = ["Ann", "Bot 1", "Bot 2", "Bot 3"]
+    seats = [{"seat": i, "kind": "human" if i == 0 else "bot", "name": n, "level": None if i == 0 else "x",
+              "connected": True, "autopilot": False} for i, n in enumerate(names)]
+    info = {"table": "abc", "status": "playing", "settings": {"preset": "official"}, "seats": seats,
+            "spectators": 0, "turn_deadline": None}
+    return game, game.table_info(names).to_dict(), info

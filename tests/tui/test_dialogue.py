@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,14 +56,8 @@ def test_a_completion_asks_the_color_then_the_target_and_backs_out_on_enter() ->
     assert done.prompt is None and done.result == ChooseColor(Color.RED)
 
 
-def test_join_groups_the_hand_by_color_and_says_what_it_waits_for(tmp_path: Path) -> None:
-    game = Game.new(4, seed=11)
-    names = ["Ann", "Bot 1", "Bot 2", "Bot 3"]
-    static = game.table_info(names).to_dict()
-    seats = [{"seat": i, "kind": "human" if i == 0 else "bot", "name": n, "level": None if i == 0 else "x",
-              "connected": True, "autopilot": False} for i, n in enumerate(names)]
-    info = {"table": "abc", "status": "playing", "settings": {"preset": "official"}, "seats": seats,
-            "spectators": 0, "turn_deadline": None}
+def test_join_groups_the_hand_by_color_and_says_what_it_waits_for(tmp_path: Path, playing_table: Any) -> None:
+    game, static, info = playing_table
     out = io.StringIO()
     client = OnlineClient("http://h:1/t/abc", out=out, ask=input, tokens=TokenStore(tmp_path))
     client.me = 0

@@ -473,21 +473,14 @@ class FakeSocket:
         self.sent.append(json.loads(text))
 
 
-def test_out_of_turn_chances_and_a_wild_from_its_index(tmp_path: Path) -> None:
+def test_out_of_turn_chances_and_a_wild_from_its_index(tmp_path: Path, playing_table: Any) -> None:
     """The input path on its own: a chance to call UNO or catch shown while another seat is to act,
     typed at once; on the turn, a wild played from its index with the color asked for."""
     import asyncio
 
     from unotable.cards import Card
-    from unotable.game import Game
 
-    game = Game.new(4, seed=11)
-    names = ["Ann", "Bot 1", "Bot 2", "Bot 3"]
-    static = game.table_info(names).to_dict()
-    seats = [{"seat": i, "kind": "human" if i == 0 else "bot", "name": n, "level": None if i == 0 else "x",
-              "connected": True, "autopilot": False} for i, n in enumerate(names)]
-    info = {"table": "abc", "status": "playing", "settings": {"preset": "official"}, "seats": seats,
-            "spectators": 0, "turn_deadline": None}
+    game, static, info = playing_table
     view = game.view(0).to_dict()
     answers = ["b"]
     out = io.StringIO()
