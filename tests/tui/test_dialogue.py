@@ -114,3 +114,16 @@ def test_hints_name_the_command_as_it_can_be_typed(tmp_path: Path, monkeypatch: 
     assert dialogue.program_name() == os.path.join(".", "unotable")
     monkeypatch.setattr(dialogue.sys, "prefix", str(tmp_path / "elsewhere"))
     assert dialogue.program_name() == "unotable"  # no script to point at: the plain name
+
+
+def test_long_messages_wrap_between_words(tmp_path: Path) -> None:
+    out = io.StringIO()
+    client = OnlineClient("http://h:1/t/abc", out=out, ask=input, tokens=TokenStore(tmp_path))
+    assert client.width == 0  # not a terminal: nothing wraps
+    client.width = 32
+    client.error("Not allowed now: you cannot catch seat 2, who called UNO in time")
+    lines = out.getvalue().splitlines()
+    assert lines == ["✗ Not allowed now: you cannot", "  catch seat 2, who called UNO", "  in time"]
+    assert all(len(line) <= 32 for line in lines)
+    assert dialogue.wrap_words("✗ averyveryverylongwordthatdoesnotfit ok", 10) == [
+        "✗ averyveryverylongwordthatdoesnotfit", "  ok"]

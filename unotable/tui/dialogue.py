@@ -42,7 +42,7 @@ from unotable.tui.render import sort_hand
 from unotable.views import PlayerView
 
 __all__ = ["COLOR_PROMPT", "Completion", "legal_line", "options_line", "playable", "program_name",
-           "read_command", "shown_hand", "target_prompt", "terminal_width"]
+           "read_command", "shown_hand", "target_prompt", "terminal_width", "wrap_words"]
 
 COLOR_PROMPT = "Name a color — r(ed), y(ellow), g(reen), b(lue); Enter to cancel: "
 
@@ -173,3 +173,30 @@ def terminal_width(out: TextIO) -> int:
         return 0
     columns = shutil.get_terminal_size((80, 24)).columns
     return columns if columns >= 20 else 80  # a terminal that reports no real size
+
+
+def wrap_words(text: str, width: int, indent: str = "  ") -> list[str]:
+    """``text`` (plain, unstyled) in lines of at most ``width`` columns, broken between words only
+    (a word longer than the line stands alone on its line); continuation lines start with
+    ``indent``. ``width`` 0 does not wrap.
+
+    >>> wrap_words("✗ You cannot play R7 on G5: play green or a 5, or draw", 24)
+    ['✗ You cannot play R7 on', '  G5: play green or a 5,', '  or draw']
+    >>> wrap_words("short", 0)
+    ['short']
+    """
+    if width <= 0 or len(text) <= width:
+        return [text]
+    lead = text[: len(text) - len(text.lstrip(" "))]
+    lines: list[str] = []
+    line = lead
+    for word in text.split():
+        start = line in (lead, indent)
+        marker = not lines and len(line.strip()) <= 2  # a leading mark (✗, ℹ) keeps its word
+        if not start and not marker and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = indent + word
+        else:
+            line = line + word if start else f"{line} {word}"
+    lines.append(line)
+    return lines

@@ -248,7 +248,8 @@ class OnlineClient:
         self.out.flush()
 
     def error(self, text: str) -> None:
-        self.say(self.style.error(f"✗ {text}"))
+        for line in dialogue.wrap_words(f"✗ {text}", self.width):
+            self.say(self.style.error(line))
 
     def _reprompt(self) -> None:
         if self.echo_prompt and self._waiting_line and self._prompting is None:

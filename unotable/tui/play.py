@@ -40,6 +40,7 @@ from unotable.tui.dialogue import (
     read_command,
     shown_hand,
     terminal_width,
+    wrap_words,
 )
 from unotable.tui.driver import Bot, Table, make_bot
 from unotable.tui.explain import explain, seat_count_text
@@ -338,7 +339,8 @@ class Session:
             text = card_help(card)
             if text is not None and card.rank.code not in self._explained:
                 self._explained.add(card.rank.code)
-                self.say(self.style.dim(f"  ℹ {text}"))
+                for line in wrap_words(f"  ℹ {text}", self.width, "    "):
+                    self.say(self.style.dim(line))
 
     def options_line(self, legal: Sequence[Action]) -> str:
         """What the human may do now, in the words they can type (the dialogue of both terminals)."""
@@ -392,7 +394,8 @@ class Session:
 
     def refused(self, action: Action, error: UnoError) -> None:
         """Say why ``action`` was refused, in a player's words (and the engine's with --verbose)."""
-        self.say(self.style.error(f"✗ {explain(action, self.game.view(self.me), self.names)}"))
+        for line in wrap_words(f"✗ {explain(action, self.game.view(self.me), self.names)}", self.width):
+            self.say(self.style.error(line))
         if self.config.verbose:
             self.say(self.style.dim(f"  engine ({error.code}): {error}"))
 
@@ -419,7 +422,8 @@ class Session:
         asking = Completion(action, legal, self.names)
         while (prompt := asking.prompt) is not None:
             if (refused := asking.answer(self.ask(prompt))) is not None:
-                self.say(self.style.error(f"✗ {refused}"))
+                for line in wrap_words(f"✗ {refused}", self.width):
+                    self.say(self.style.error(line))
         return asking.result
 
 
