@@ -10,6 +10,7 @@ Rows, each in rounds and decisions per second on one core:
   one ``play`` call per decision (notation strings), a random play or else the first turn action;
 - ``native selfplay``: ``Pool.selfplay("random-stuck", ...)`` over 64 tables, the loop inside the
   core, each decision's 854-byte observation and 445-byte mask written;
+- ``native selfplay no obs``: the same without the observations and masks (the rules alone);
 - ``native step``: ``Pool.step`` over 1,024 tables, observations, masks, rewards and done flags
   written into numpy buffers, a numpy policy (the first legal index of each mask row: ``argmax``)
   timed with it; decisions only (a row is one decision).
@@ -62,7 +63,8 @@ def native_per_call_chunks(preset: str, seats: int, seed: int) -> throughput.Chu
     return chunk
 
 
-def native_selfplay_chunks(preset: str, seats: int, seed: int, tables: int = 64) -> throughput.Chunk:
+def native_selfplay_chunks(preset: str, seats: int, seed: int, tables: int = 64,
+                           observe: bool = True) -> throughput.Chunk:
     from unotable_native import Pool
 
     pool = Pool(tables, preset, seats, list(range(seed, seed + tables)))
@@ -70,7 +72,7 @@ def native_selfplay_chunks(preset: str, seats: int, seed: int, tables: int = 64)
 
     def chunk() -> tuple[int, int]:
         calls[0] += 1
-        stats = pool.selfplay("random-stuck", 1, seed=calls[0] * tables, observe=True)
+        stats = pool.selfplay("random-stuck", 1, seed=calls[0] * tables, observe=observe)
         return stats["rounds"], stats["decisions"]
 
     return chunk
@@ -100,11 +102,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     results: list[dict[str, Any]] = []
     for preset, seats in CONFIGS:
-        names = ["unotable python", "native per call", "native selfplay", "native step"]
+        names = ["unotable python", "native per call", "native selfplay", "native selfplay no obs",
+                 "native step"]
         chunks = [
             throughput.unotable_chunks(preset, seats, args.seed),
             native_per_call_chunks(preset, seats, args.seed),
             native_selfplay_chunks(preset, seats, args.seed),
+            native_selfplay_chunks(preset, seats, args.seed, observe=False),
             native_step_chunks(preset, seats, args.seed),
         ]
         theirs = throughput.rlcard_chunks(seats, args.seed) if preset == "official" else None
@@ -132,13 +136,13 @@ def main(argv: list[str] | None = None) -> int:
                          indent=2))
         return 0
     print(f"Python {platform.python_version()}, {args.seconds:g} s per engine and row, engines taking turns")
-    print(f"{'engine':<22} {'preset':<9} {'seats':>5} {'rounds/s':>10} {'decisions/s':>12} {'vs python':>10} "
+    print(f"{'engine':<24} {'preset':<9} {'seats':>5} {'rounds/s':>10} {'decisions/s':>12} {'vs python':>10} "
           f"{'vs RLCard':>10}")
     for r in results:
         vs_py = r.get("ratio_vs_python", r.get("ratio_vs_python_decisions"))
         shown = f"{r['rounds_per_s']:.0f}" if r["rounds_per_s"] else "-"
         vs_rl = f"{r['ratio_vs_rlcard']:.1f}x" if "ratio_vs_rlcard" in r else ""
-        print(f"{r['engine']:<22} {r['preset']:<9} {r['seats']:>5} {shown:>10} "
+        print(f"{r['engine']:<24} {r['preset']:<9} {r['seats']:>5} {shown:>10} "
               f"{r['decisions_per_s']:>12.0f} {vs_py:>9.1f}x {vs_rl:>10}")
     print("(native step: decisions only, its ratio is to the Python engine's decisions/s)")
     return 0
