@@ -73,9 +73,9 @@ $(STAMP_NATIVE): $(NATIVE_SOURCES) $(STAMP_DEV)
 SANITIZE_DIR := native/build/sanitize
 SANITIZE_TESTS ?= -k 'not test_every_probe and not test_random_ and not test_deals_equal and not test_preset_matches'
 native-sanitize: $(STAMP_NATIVE)
-	cmake -S native -B $(SANITIZE_DIR) -DUNOTABLE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	$(BIN)/cmake -S native -B $(SANITIZE_DIR) -DUNOTABLE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DPython_EXECUTABLE=$(abspath $(BIN)/python) >/dev/null
-	cmake --build $(SANITIZE_DIR) -j 2
+	$(BIN)/cmake --build $(SANITIZE_DIR) -j 2
 	LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so):$$($(CXX) -print-file-name=libubsan.so)" \
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	UNOTABLE_NATIVE_CORE="$$(ls $(SANITIZE_DIR)/_core*.so)" \
