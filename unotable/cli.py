@@ -15,6 +15,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from unotable import __version__
@@ -110,6 +111,14 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--step", action="store_true",
                      help="wait for Enter after each action (c: the rest without pauses, q: quit)")
     rep.add_argument("--no-color", action="store_true", help="no ANSI colors")
+    ver = sub.add_parser(
+        "verify",
+        help="check an online match's record: its seed commitment and every deal",
+        description="Check the record of an online match (GET /t/TABLE/record): the revealed seed "
+                    "and salt give the commitment published when the match started, and every deal "
+                    "and action replays from that seed to the recorded final position.",
+    )
+    ver.add_argument("record", metavar="RECORD.json", help="the record file ('-' for standard input)")
     return parser
 
 
@@ -145,6 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "verify":
+            return _verify(args.record)
     except BrokenPipeError:
         # The reader went away (| head): stop quietly, and keep Python from complaining at exit.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -259,6 +270,20 @@ def _replay(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("\nInterrupted.")
         return 130
+
+
+def _verify(path: str) -> int:
+    from unotable.verify import VerifyError, verify_text
+
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail("verify", f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}", status=1)
+    try:
+        print(verify_text(text).summary())
+    except VerifyError as exc:
+        return _fail("verify", f"{path}: {exc}", status=1)
+    return 0
 
 
 def _fail(command: str, message: str, status: int = 2) -> int:

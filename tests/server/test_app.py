@@ -608,9 +608,11 @@ class Replayed:
     events: dict[int | None, list[dict[str, Any]]]
     secret_ints: set[int]
     seed_text: str
+    salt_text: str = ""
+    """The salt of the match's seed commitment (secret, as the seed, until the match is over)."""
 
 
-def replay_views(record: Record) -> Replayed:
+def replay_views(record: Record, salt: str = "") -> Replayed:
     assert record.seed is not None
     game = Game.new(record.seats, record.ruleset, record.seed)
     views: dict[int, list[dict[int | None, dict[str, Any]]]] = {}
@@ -627,13 +629,19 @@ def replay_views(record: Record) -> Replayed:
         game.play(action, seat)
         snap()
     events = {s: [e.to_dict() for e in game.events_for(s)] for s in [*range(game.seats), None]}
-    return Replayed(game, views, events, secrets_seen, str(record.seed))
+    return Replayed(game, views, events, secrets_seen, str(record.seed), salt)
 
 
 def fetch_record(server: ServerProc, table: str) -> Record:
+    return Record.from_dict(fetch_record_doc(server, table))
+
+
+def fetch_record_doc(server: ServerProc, table: str) -> dict[str, Any]:
+    """The finished match's record as served: with its seed commitment and the reveal."""
     status, body = http("GET", f"{server.url}/t/{table}/record")
     assert status == 200, body
-    return Record.from_dict(body)
+    assert isinstance(body, dict)
+    return body
 
 
 def check_streams(rep: Replayed, streams: list[Stream], complete: bool = True) -> None:
@@ -693,9 +701,26 @@ def check_streams(rep: Replayed, streams: list[Stream], complete: bool = True) -
         assert delivered == expected, f"seat {seat} missed events {sorted(expected - delivered)[:10]}"
 
 
+def without_reveal(msg: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """``msg`` without the seed and salt a finished match's table reveals (its commitment stays,
+    scanned with the rest); a reveal before the match is over fails."""
+    table = msg.get("table")
+    deal = table.get("deal") if isinstance(table, dict) else None
+    if not isinstance(table, dict) or not isinstance(deal, dict):
+        return msg
+    assert isinstance(deal.get("commitment"), str), f"seat {seat}: a deal proof without its commitment"
+    if deal.get("seed") is None and deal.get("salt") is None:
+        return msg
+    assert table["status"] == "match_over", f"seat {seat}: the seed was revealed during the match: {deal}"
+    public = {k: v for k, v in deal.items() if k not in ("seed", "salt")}
+    return {**msg, "table": {**table, "deal": public}}
+
+
 def check_secrets(rep: Replayed, msg: dict[str, Any], seat: int | None) -> None:
+    msg = without_reveal(msg, seat)
     text = json.dumps(msg)
     assert rep.seed_text not in text, f"the seed reached seat {seat}"
+    assert not rep.salt_text or rep.salt_text not in text, f"the commitment's salt reached seat {seat}"
     leaked = {int(x) for x in re.findall(r"\d+", text)} & rep.secret_ints
     assert not leaked, f"RNG state reached seat {seat}: {leaked}"
     keys = keys_in({k: v for k, v in msg.items() if k != "view"})
@@ -731,8 +756,9 @@ async def record_from_log(server: ServerProc, table_id: str) -> Record:
 
 async def finish_and_check(match: Match, results: list[Any]) -> Replayed:
     """The match is over: fetch the record, replay it, check the scores and every frame."""
-    record = await asyncio.to_thread(fetch_record, match.server, match.table)
-    rep = replay_views(record)
+    doc = await asyncio.to_thread(fetch_record_doc, match.server, match.table)
+    record = Record.from_dict(doc)
+    rep = replay_views(record, doc["reveal"]["salt"])
     assert rep.game.is_over()
     some = next(iter(match.humans.values()))
     await some.ping()
@@ -790,8 +816,8 @@ def test_the_leak_scan_catches_a_leak(server: ServerProc) -> None:
     async def main() -> None:
         match = await seat_people(server, "official", options={"target_score": 30})
         await asyncio.gather(*(play_person(c, random.Random(s)) for s, c in match.humans.items()))
-        record = await asyncio.to_thread(fetch_record, server, match.table)
-        rep = replay_views(record)
+        doc = await asyncio.to_thread(fetch_record_doc, server, match.table)
+        rep = replay_views(Record.from_dict(doc), doc["reveal"]["salt"])
         streams = [*match.streams.values(), match.spectator_stream]
         check_streams(rep, [s for s in streams if s is not None])
         frames = match.streams[0].connections[0]
@@ -807,6 +833,11 @@ def test_the_leak_scan_catches_a_leak(server: ServerProc) -> None:
                 {**frames[at], "events": [e for e in rep.events[1] if e["type"] == "hand_dealt"]},
             ),
             ("the seed", {**frames[at], "seed_note": rep.seed_text}),
+            ("the salt", {**frames[at], "salt_note": rep.salt_text}),
+            (
+                "a reveal during the match",
+                {**frames[at], "table": {"status": "playing", "deal": {"commitment": "sha256:0", "seed": 1}}},
+            ),
             ("a hand outside the view", {**frames[at], "table": {"hands": [other]}}),
         ]
         if foreign is not None:

@@ -8,7 +8,9 @@ writer is its hub (:mod:`unotable.server.hub`); a socket only parses what it rea
 Routes: ``POST /api/tables`` (create; answers the table id, the link and the host token once),
 ``GET /api/tables/{id}`` (the public table), ``GET /api/options`` (the presets, rule options and
 bot levels a client may offer), ``GET /t/{id}/record`` (the record, seed included, once the match
-is over), ``WS /ws/{id}`` (the protocol of :mod:`unotable.server.protocol`), ``GET /healthz``,
+is over, with its seed commitment and the reveal), ``GET /t/{id}/verify`` (the check of that record
+by :mod:`unotable.verify`, and the command that checks it anywhere), ``WS /ws/{id}`` (the protocol
+of :mod:`unotable.server.protocol`), ``GET /healthz``,
 ``GET /metrics`` (Prometheus).
 """
 
@@ -42,6 +44,7 @@ from unotable.server.outbox import Conn
 from unotable.server.protocol import LIMITS, CloseCode, ErrorCode, ProtocolError, parse_client
 from unotable.server.store import open_store
 from unotable.server.table import Role, TableSettings
+from unotable.verify import VerifyError, verify
 
 __all__ = ["ServerSettings", "create_app"]
 
@@ -222,7 +225,8 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
             return _problem(ErrorCode.INVALID, "no such table", 404)
         return Response(hub.actor.info(time.time()).model_dump_json(), media_type="application/json")
 
-    async def record(request: Request) -> Response:
+    async def finished_record(request: Request) -> tuple[str, dict[str, Any]] | Response:
+        """The file name and the record document of the finished match asked for, or a refusal."""
         table_id = request.path_params["table_id"]
         hub = hubs.hubs.get(table_id)
         actor = hub.actor if hub is not None else None
@@ -234,17 +238,44 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         if asked is not None and not (asked.isdigit() and 1 <= int(asked) <= 10_000):
             return _problem(ErrorCode.INVALID, "match must be a match number (1 for the first)", 400)
         match = None if asked is None else int(asked)
-        rec = actor.record(match)
+        rec = actor.record_doc(match)
         if rec is None:
             if actor.games == 0 or (match is not None and match > actor.games):
                 return _problem(ErrorCode.INVALID, f"this table has begun {actor.games} match(es)", 404)
             return _problem(ErrorCode.FORBIDDEN, "a match's record is published once it is over", 409)
-        name = f"unotable-{table_id}" + (f"-{match}" if match is not None else "")
+        return f"unotable-{table_id}" + (f"-{match}" if match is not None else ""), rec
+
+    async def record(request: Request) -> Response:
+        found = await finished_record(request)
+        if isinstance(found, Response):
+            return found
+        name, rec = found
         return Response(
-            rec.to_json(indent=1),
+            json.dumps(rec, indent=1),
             media_type="application/json",
             headers={"content-disposition": f'attachment; filename="{name}.json"'},
         )
+
+    async def verify_route(request: Request) -> Response:
+        # the page's "verify this match": the commitment, the reveal, the server's own check, and
+        # how to check the record anywhere else
+        found = await finished_record(request)
+        if isinstance(found, Response):
+            return found
+        name, rec = found
+        try:
+            verdict, ok = verify(rec).summary(), True
+        except VerifyError as exc:
+            verdict, ok = str(exc), False
+        query = f"?{request.url.query}" if request.url.query else ""
+        return JSONResponse({
+            "verified": ok,
+            "message": verdict,
+            "commitment": rec.get("commitment"),
+            "reveal": rec.get("reveal"),
+            "record": f"/t/{request.path_params['table_id']}/record{query}",
+            "command": f"unotable verify {name}.json",
+        })
 
     async def page(request: Request) -> Response:
         # the landing page and every table's page are one document; its script reads the path
@@ -270,6 +301,7 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         Route("/t/{table_id}", page),
         Route("/sw.js", worker),
         Route("/t/{table_id}/record", record),
+        Route("/t/{table_id}/verify", verify_route),
         WebSocketRoute("/ws/{table_id}", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]

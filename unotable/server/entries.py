@@ -155,24 +155,32 @@ class Chatted:
 
 @dataclass(frozen=True, slots=True)
 class Started:
-    """The first match dealt, from ``seed`` (secret until the match is over)."""
+    """The first match dealt, from ``seed``; ``salt`` makes the seed's published commitment
+    (:mod:`unotable.verify`; empty in the entries of older servers). Both are secret until the
+    match is over."""
 
     kind: ClassVar[str] = "start"
     seed: int
+    salt: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"k": self.kind, "seed": self.seed}
+        return _seeded(self.kind, self.seed, self.salt)
 
 
 @dataclass(frozen=True, slots=True)
 class Rematched:
-    """A new match with the same seats, from a new ``seed``."""
+    """A new match with the same seats, from a new ``seed`` and ``salt`` (as :class:`Started`)."""
 
     kind: ClassVar[str] = "rematch"
     seed: int
+    salt: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"k": self.kind, "seed": self.seed}
+        return _seeded(self.kind, self.seed, self.salt)
+
+
+def _seeded(kind: str, seed: int, salt: str) -> dict[str, Any]:
+    return {"k": kind, "seed": seed, "salt": salt} if salt else {"k": kind, "seed": seed}
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,10 +266,11 @@ def entry_from_dict(doc: dict[str, Any]) -> Entry:
         if kind == "chat":
             seat = doc["seat"]
             return Chatted(None if seat is None else _int(doc, "seat"), _str(doc, "name"), _str(doc, "text"))
-        if kind == "start":
-            return Started(_int(doc, "seed"))
-        if kind == "rematch":
-            return Rematched(_int(doc, "seed"))
+        if kind in ("start", "rematch"):
+            salt = doc.get("salt", "")
+            if not isinstance(salt, str):
+                raise ValueError(f"entry {doc!r}: salt is a string")
+            return (Started if kind == "start" else Rematched)(_int(doc, "seed"), salt)
         if kind == "deal":
             return Dealt()
         if kind == "act":

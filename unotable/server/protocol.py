@@ -329,6 +329,17 @@ class SeatInfo(BaseModel):
     autopilot: bool = Field(description="a bot plays for this absent or timed-out player")
 
 
+class DealProof(BaseModel):
+    """The match's seed commitment (docs/protocol.md, "Deals anyone can verify"): published when
+    the match starts; its seed and salt are revealed (non-null) once the match is over."""
+
+    model_config = ConfigDict(extra="forbid")
+    recipe: str = Field(description="the commitment recipe, unotable-deal-v1")
+    commitment: str = Field(description="sha256:HEX of the recipe's bytes over the seed and the salt")
+    seed: int | None = Field(default=None, description="the match's seed, once the match is over")
+    salt: str | None = Field(default=None, description="the salt (64 hex digits), once the match is over")
+
+
 class PublicTable(BaseModel):
     """The public table (also ``GET /api/tables/{table}``): no token, no hidden card."""
 
@@ -341,6 +352,9 @@ class PublicTable(BaseModel):
     turn_deadline: float | None = Field(description="seconds left for the seat to act, when timed")
     next_round_in: float | None = Field(default=None, description="after a round: seconds to the next deal")
     ready: list[int] = Field(default_factory=list, description="after a round: the seats that are ready")
+    deal: DealProof | None = Field(
+        default=None, description="the current match's seed commitment (and its reveal once it is over)"
+    )
 
 
 class You(BaseModel):

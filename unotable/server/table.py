@@ -68,6 +68,7 @@ from unotable.server.protocol import (
     Act,
     Chat,
     ClientMsg,
+    DealProof,
     ErrorCode,
     Hello,
     HostBot,
@@ -87,6 +88,7 @@ from unotable.server.protocol import (
     TableStatus,
 )
 from unotable.state import Phase
+from unotable.verify import RECIPE, commitment, new_salt, with_proof
 from unotable.views import TableInfo
 
 __all__ = ["Decision", "Role", "Seat", "TableActor", "TableSettings", "new_table_doc"]
@@ -252,6 +254,8 @@ class TableActor:
         self.game: Game | None = None
         self.games = 0
         self.past: list[Record] = []  # the records of the matches before a rematch, in order
+        self.proof: tuple[str, int, str] | None = None  # this match's (commitment, seed, salt)
+        self.past_proofs: list[tuple[str, int, str] | None] = []  # those of ``past``, in order
         self.bots: dict[int, Bot] = {}
         self.bot_rngs: dict[int, random.Random] = {}
         self._fed: dict[int, int] = {}  # seat -> the game's last event seq its bot has observed
@@ -280,7 +284,15 @@ class TableActor:
         return None
 
     def info(self, now: float) -> PublicTable:
-        """The public table (no token, no hidden card)."""
+        """The public table (no token, no hidden card; the seed commitment, and once the match is
+        over its seed and salt)."""
+        extra: dict[str, Any] = {}
+        if self.proof is not None:
+            commit, seed, salt = self.proof
+            shown: dict[str, Any] = {"recipe": RECIPE, "commitment": commit}
+            if self.status is TableStatus.MATCH_OVER:  # no seed field at all before (a frame omits it)
+                shown.update(seed=seed, salt=salt)
+            extra["deal"] = DealProof.model_construct(**shown)
         return PublicTable.model_construct(
             table=self.table_id,
             status=self.status,
@@ -294,6 +306,7 @@ class TableActor:
                 else None
             ),
             ready=sorted(self.ready),
+            **extra,
         )
 
     def public(self) -> tuple[Any, ...]:
@@ -382,15 +395,31 @@ class TableActor:
         """A finished match's record with its seed (the seed is secret until the match is over):
         match ``n`` (1 for the table's first), or by default the latest finished one (the match
         before a rematch while the new one is played). None when there is no such finished match."""
-        over = self.game is not None and self.status is TableStatus.MATCH_OVER
-        finished = len(self.past) + (1 if over else 0)
-        n = finished if match is None else match
-        if not 1 <= n <= finished:
+        n = self._finished(match)
+        if n is None:
             return None
         if n <= len(self.past):
             return self.past[n - 1]
         assert self.game is not None
         return Record.from_game(self.game, names=self.names())
+
+    def _finished(self, match: int | None) -> int | None:
+        """The number of finished match ``match`` (default: the latest), or None."""
+        over = self.game is not None and self.status is TableStatus.MATCH_OVER
+        finished = len(self.past) + (1 if over else 0)
+        n = finished if match is None else match
+        return n if 1 <= n <= finished else None
+
+    def record_doc(self, match: int | None = None) -> dict[str, Any] | None:
+        """:meth:`record` as a JSON-ready dict with the match's seed commitment and its reveal
+        (:func:`unotable.verify.with_proof`), for ``unotable verify``."""
+        rec = self.record(match)
+        n = self._finished(match)
+        if rec is None or n is None:
+            return None
+        proof = self.past_proofs[n - 1] if n <= len(self.past) else self.proof
+        doc = rec.to_dict()
+        return doc if proof is None else with_proof(doc, *proof)
 
     # -- deciding: a client message becomes a log entry, or a ProtocolError ------------------------
 
@@ -478,14 +507,14 @@ class TableActor:
                 filled = [i for i, s in enumerate(self.seats) if s.kind is not SeatKind.EMPTY]
                 if len(filled) < 2:
                     raise ProtocolError(ErrorCode.ILLEGAL, "at least two seats must be filled to start")
-                return Decision(Started(secrets.randbits(63)))
+                return Decision(Started(secrets.randbits(63), new_salt()))
             if msg.type == "next_round":
                 if self.status is not TableStatus.ROUND_OVER:
                     raise ProtocolError(ErrorCode.ILLEGAL, f"the table is {self.status}: no round to deal")
                 return Decision(Dealt())
             if self.status is not TableStatus.MATCH_OVER:
                 raise ProtocolError(ErrorCode.ILLEGAL, "a rematch follows a finished match")
-            return Decision(Rematched(secrets.randbits(63)))
+            return Decision(Rematched(secrets.randbits(63), new_salt()))
         if isinstance(msg, HostKick):
             if self._seat(msg.seat).kind is not SeatKind.HUMAN:
                 raise ProtocolError(ErrorCode.ILLEGAL, f"seat {msg.seat} holds no player")
@@ -579,6 +608,8 @@ class TableActor:
         elif isinstance(entry, Started | Rematched):
             if isinstance(entry, Rematched) and self.game is not None:
                 self.past.append(Record.from_game(self.game, names=self.names()))
+                self.past_proofs.append(self.proof)
+            self.proof = (commitment(entry.seed, entry.salt), entry.seed, entry.salt) if entry.salt else None
             events = self._start_game(entry.seed, now)
             self.ready.clear()
         elif isinstance(entry, Dealt):

@@ -141,9 +141,23 @@ export function renderSummary(page, v) {
       h("th", { scope: "row", text: nameOf(state, r.s) }),
       h("td", { text: r.hand === null ? "–" : num(r.hand) }),
       h("td", {}, num(r.score), h("meter", { min: 0, max: target, value: Math.min(r.score, target), "aria-hidden": "true" })))))));
-  if (over) box.append(h("a", { href: `/t/${page.tableId}/record`, class: "button", download: "", text: t("sum.record") }));
-  else box.append(renderWaitForReady(page));
+  if (over) {
+    box.append(h("a", { href: `/t/${page.tableId}/record`, class: "button", download: "", text: t("sum.record") }));
+    if (state.table.deal) box.append(renderVerify(page));
+  } else box.append(renderWaitForReady(page));
   return box;
+}
+
+/**
+ * "Verify this match": the server's check of the record against the seed commitment it published
+ * when the match started (GET /t/ID/verify), and the command that checks the record anywhere.
+ */
+function renderVerify(page) {
+  const cmd = `unotable verify unotable-${page.tableId}.json`;
+  return h("p", { class: "verify", id: "verify" },
+    h("a", { href: `/t/${page.tableId}/verify`, id: "verify-link", target: "_blank", rel: "noopener", text: t("sum.verify") }),
+    " ",
+    h("small", { text: t("sum.verify_how", { cmd }) }));
 }
 
 /**
