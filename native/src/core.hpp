@@ -172,9 +172,14 @@ struct Table {
     }
     // State.next_seat: the first seat in the round stepping from seat in the current direction
     int next_seat(int seat) const {
-        int s = (seat + direction + n) % n;
-        while (!in_round[s]) s = (s + direction + n) % n;
+        int s = step_seat(seat, direction);
+        while (!in_round[s]) s = step_seat(s, direction);
         return s;
+    }
+    // (seat + d) % n for d = +1 or -1, without a division
+    int step_seat(int seat, int d) const {
+        int s = seat + d;
+        return s < 0 ? s + n : (s >= n ? s - n : s);
     }
 };
 
@@ -296,8 +301,8 @@ struct Engine {
     // HOUSE-10: the seat whose hand passes to `seat` under a 0
     int receives_from(int seat) const {
         int d = -t.direction;
-        int s = (seat + d + t.n) % t.n;
-        while (!t.in_round[s]) s = (s + d + t.n) % t.n;
+        int s = t.step_seat(seat, d);
+        while (!t.in_round[s]) s = t.step_seat(s, d);
         return s;
     }
 

@@ -15,7 +15,11 @@ enum : int {
     O_HISTORY = 532, O_RULESET = 772, RULESET_SIZE = 82,
 };
 
-inline int rel_of(int target, int seat, int n) { return ((target - seat) % n + n) % n; }
+// (target - seat) % n for seats 0..n-1, without a division
+inline int rel_of(int target, int seat, int n) {
+    int r = target - seat;
+    return r < 0 ? r + n : r;
+}
 
 // spaces.index_of
 inline int index_of(const Act& a, int seat, int n) {
@@ -98,8 +102,7 @@ inline void encode(const Rules& R, const Table& t, int me, const Act* legal, int
     bool live = t.phase < PH_ROUND_OVER;
     int catchable = 0;
     for (int s = 0; s < n; s++) if (t.exposed[s] && t.in_round[s]) catchable++;
-    for (int r = 0; r < n; r++) {
-        int s = (me + r) % n;
+    for (int r = 0, s = me; r < n; r++, s = s + 1 == n ? 0 : s + 1) {
         uint8_t* o = out + O_SEATS + 14 * r;
         o[0] = 1;
         o[1] = cap(t.hsize(s));
@@ -126,8 +129,7 @@ inline void encode(const Rules& R, const Table& t, int me, const Act* legal, int
         o[13] = acts;
     }
     for (int i = 0; i < t.ndiscard; i++) out[O_DISCARD_COUNTS + t.discard[i]]++;
-    for (int r = 0; r < n; r++) {
-        int s = (me + r) % n;
+    for (int r = 0, s = me; r < n; r++, s = s + 1 == n ? 0 : s + 1) {
         uint8_t* o = out + O_HISTORY + 24 * r;
         for (int i = 0; i < t.hist_n[s]; i++, o += 6) {
             const int8_t* e = t.hist[s][i];
