@@ -6,7 +6,7 @@ evaluation. The native core (``unotable_native``, built from native/) can play a
 C++ with one of its built-in policies (``Pool.selfplay``: random, random-stuck, rule-v1), so a
 search could afford full playouts to the end of the round. This script measures both sides:
 
-- ``--timing``: from decision positions of seeded four-seat heuristic rounds, the cost of one
+- ``--timing``: from decision positions of seeded four-seat heuristic rounds, the CPU cost of one
   playout start as ismcts does it now (copy, 4 policy steps, evaluation), of a full Python playout,
   and of a full native playout (loading the state into the core, playing, reading the winner back);
 - ``--rounds N``: ismcts with native full playouts (``ismcts-native:policy=rule-v1``) against three
@@ -98,10 +98,24 @@ def _positions(rounds: int) -> list[tuple[Any, list[Any]]]:
     return out
 
 
+def search_cpu(positions: list[tuple[Any, list[Any]]], native: bool) -> tuple[float, float]:
+    """CPU seconds per searched decision and per playout, over ``positions`` (a fresh bot each)."""
+    cpu = 0.0
+    playouts = 0
+    for view, cands in positions:
+        bot = NativePlayoutIsmcts(policy="rule-v1") if native else IsmctsBot()
+        t = time.process_time()
+        bot.search(view, list(cands), random.Random(1))
+        cpu += time.process_time() - t
+        playouts += bot.last_iterations
+    return cpu / len(positions), cpu / max(1, playouts)
+
+
 def timing(rounds: int, worlds: int) -> None:
     rng = random.Random(1)
     starts: list[State] = []
-    for view, cands in _positions(rounds):
+    positions = _positions(rounds)
+    for view, cands in positions:
         det = Determinizer(view, Tracker(0))
         for _ in range(worlds):
             w = det.sample(rng)
@@ -116,7 +130,7 @@ def timing(rounds: int, worlds: int) -> None:
     def per(seconds: float) -> str:
         return f"{1e6 * seconds / n:7.1f} us"
 
-    t = time.perf_counter()
+    t = time.process_time()
     for w in starts:
         st = w.copy()
         k = 0
@@ -125,15 +139,15 @@ def timing(rounds: int, worlds: int) -> None:
             k += 1
         if st.phase < Phase.ROUND_OVER:
             evaluate(st, 0, False)
-    horizon = time.perf_counter() - t
-    t = time.perf_counter()
+    horizon = time.process_time() - t
+    t = time.process_time()
     for w in starts:
         st = w.copy()
         k = 0
         while st.phase < Phase.ROUND_OVER and k < 3000:
             policy.step(st)
             k += 1
-    full = time.perf_counter() - t
+    full = time.process_time() - t
     print(f"{n} playout starts from {rounds} rounds' decisions of seat 0 ({worlds} worlds each)")
     print(f"python, ismcts's playout (copy, 4 policy steps, evaluation): {per(horizon)}")
     print(f"python, full playout with the policy:                        {per(full)}")
@@ -144,27 +158,32 @@ def timing(rounds: int, worlds: int) -> None:
     for name in ("rule-v1", "random-stuck"):
         load = play = read = 0.0
         for i, w in enumerate(starts):
-            a = time.perf_counter()
+            a = time.process_time()
             pool.load_state(0, w)
-            b = time.perf_counter()
+            b = time.process_time()
             pool.selfplay(name, 1, seed=i)
-            c = time.perf_counter()
+            c = time.process_time()
             pool._core.get_state(0)
-            d = time.perf_counter()
+            d = time.process_time()
             load, play, read = load + b - a, play + c - b, read + d - c
         print(f"native {name:12s} full playout: {per(load + play + read)} "
               f"(load {per(load)}, play {per(play)}, read back {per(read)})")
+    few = positions[:30]
+    for label, native in (("ismcts", False), ("ismcts-native:policy=rule-v1", True)):
+        decision, playout = search_cpu(few, native)
+        print(f"{label}: {decision:.3f} s CPU per searched decision ({1e6 * playout:.0f} us per "
+              f"playout), {len(few)} decisions")
 
 
 def strength(rounds: int, name: str, seed: int, jobs: int) -> None:
     register("ismcts-native", NativePlayoutIsmcts)
     for spec in (f"ismcts-native:policy={name}", "ismcts"):
-        t = time.perf_counter()
+        t = time.process_time()
         result = run_arena("official", 4, [spec, "heuristic", "heuristic", "heuristic"], rounds,
                            seed=seed, jobs=jobs)
         row = result.row(spec)
         print(f"{spec:32s} {row.wins}/{row.seat_games} = {100 * row.win_rate:.1f}% "
-              f"[{100 * row.ci_low:.1f}-{100 * row.ci_high:.1f}] ({time.perf_counter() - t:.0f}s)")
+              f"[{100 * row.ci_low:.1f}-{100 * row.ci_high:.1f}] ({time.process_time() - t:.0f}s CPU)")
 
 
 def main(argv: list[str] | None = None) -> int:
