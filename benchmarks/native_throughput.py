@@ -72,7 +72,8 @@ def native_selfplay_chunks(preset: str, seats: int, seed: int, tables: int = 64,
 
     def chunk() -> tuple[int, int]:
         calls[0] += 1
-        stats = pool.selfplay("random-stuck", 1, seed=calls[0] * tables, observe=observe)
+        # 5 rounds a table a call: each call seeds the tables' policy RNGs (MT19937, 64 of them)
+        stats = pool.selfplay("random-stuck", 5, seed=calls[0] * tables, observe=observe)
         return stats["rounds"], stats["decisions"]
 
     return chunk
