@@ -28,7 +28,7 @@ ARGS ?=
 LINT_PATHS := $(wildcard unotable tests benchmarks examples)
 
 .DEFAULT_GOAL := test
-.PHONY: venv test check lint typecheck bench play serve clean distclean
+.PHONY: venv test check native-sanitize lint typecheck bench play serve clean distclean
 
 # pyvenv.cfg is written afresh whenever the venv is created, so the stamps below, which depend on
 # it, are re-made after every (re)creation. When .venv/bin/python is missing, broken (a dangling
@@ -105,6 +105,7 @@ test: venv $(STAMP_NATIVE)
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/mypy
 	$(BIN)/pytest -q
+	$(MAKE) --no-print-directory native-sanitize
 
 # The quick tests: the engine's and the rules' tests, the bots', every docstring's and page's
 # examples; not the property runs, nor anything that starts a server, a browser, a terminal or a
