@@ -69,9 +69,9 @@ $(STAMP_NATIVE): $(NATIVE_SOURCES) $(STAMP_DEV)
 # The differential tests of tests/native against a build of the core with AddressSanitizer and
 # UndefinedBehaviorSanitizer (the Python interpreter is not instrumented, so the runtimes are
 # preloaded; leak checking is off, as CPython's arenas look like leaks). Part of make test; the
-# longest sweeps are left out to keep it to a minute or two (SANITIZE_TESTS= runs them all).
+# probe sweep and the deal sweep are left out to keep it to a minute or two (SANITIZE_TESTS= runs them all).
 SANITIZE_DIR := native/build/sanitize
-SANITIZE_TESTS ?= -k 'not test_every_probe and not test_random_ and not test_deals_equal and not test_preset_matches'
+SANITIZE_TESTS ?= -k 'not test_every_probe and not test_deals_equal'
 native-sanitize: $(STAMP_NATIVE)
 	$(BIN)/cmake -S native -B $(SANITIZE_DIR) -DUNOTABLE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DPython_EXECUTABLE=$(abspath $(BIN)/python) >/dev/null
