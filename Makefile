@@ -22,6 +22,7 @@ STAMP_PLAY := $(VENV)/.stamp-play
 STAMP_SERVE := $(VENV)/.stamp-serve
 STAMP_BENCH := $(VENV)/.stamp-bench
 STAMP_NATIVE := $(VENV)/.stamp-native
+STAMP_TORCH := $(VENV)/.stamp-torch
 ARGS ?=
 
 # Paths to lint that exist in this checkout (git keeps no empty folders).
@@ -66,6 +67,13 @@ $(STAMP_NATIVE): $(NATIVE_SOURCES) $(STAMP_DEV)
 	$(PIP) install -e './native[dev]'
 	@touch $@
 
+# PyTorch (CPU) for the tests that train: examples/train_ppo.py and the learned bot's training run a
+# tiny version each. Pinned exactly: on these machines torch==2.13.0 installs from a file on disk,
+# while an open range would fetch a multi-gigabyte CUDA build.
+$(STAMP_TORCH): $(STAMP_DEV)
+	$(PIP) install torch==2.13.0
+	@touch $@
+
 # The differential tests of tests/native against a build of the core with AddressSanitizer and
 # UndefinedBehaviorSanitizer (the Python interpreter is not instrumented, so the runtimes are
 # preloaded; leak checking is off, as CPython's arenas look like leaks). Part of make test; the
@@ -95,7 +103,7 @@ typecheck: venv
 # says what to install.
 BROWSER_TOOLS := chromium:chromium firefox-esr:firefox-esr WebKitWebDriver:webkit2gtk-driver Xvfb:xvfb
 
-test: venv $(STAMP_NATIVE)
+test: venv $(STAMP_NATIVE) $(STAMP_TORCH)
 	@missing=; for tool in $(BROWSER_TOOLS); do command -v $${tool%%:*} >/dev/null || missing="$$missing $${tool#*:}"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" != 0 ]; then echo "make test: the browser tests need$$missing; run 'sudo apt-get install$$missing' or make test as root" >&2; exit 1; fi; \
