@@ -137,8 +137,9 @@ class Table:
         self.learners = tuple(s for s in range(seats) if s not in self.opponents)
         if not self.learners:
             raise ValueError("every seat is an opponent: the table needs at least one learning seat")
-        self._observers = {s: obs for s, a in self.opponents.items()
-                           if (obs := getattr(a, "observe", None)) is not None}
+        # only the opponents that override Agent.observe are told the events (building them costs)
+        self._observers = {s: a.observe for s, a in self.opponents.items()
+                           if type(a).observe is not Agent.observe}
         self.game: Game = Game.new(seats=seats, ruleset=self.rules, seed=0)
         self.history = History(seats)
         self.seat = -1
@@ -348,8 +349,8 @@ class Table:
     def _ask(self, seat: int, legal: list[Action], out_of_turn: bool) -> Action | None:
         agent = self.opponents[seat]
         view = self.game.view(seat)
-        ask = getattr(agent, "react", None) if out_of_turn else None
-        choice: Action | None = (ask or agent.choose)(view, legal, self._rngs[seat])
+        ask = agent.react if out_of_turn else agent.choose
+        choice: Action | None = ask(view, legal, self._rngs[seat])
         if choice is not None and choice not in legal:
             raise IllegalActionError(f"the opponent at seat {seat} chose {choice}, which is not legal now")
         return choice
