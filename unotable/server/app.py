@@ -9,7 +9,8 @@ Routes: ``POST /api/tables`` (create; answers the table id, the link and the hos
 ``GET /api/tables/{id}`` (the public table), ``GET /api/options`` (the presets, rule options and
 bot levels a client may offer), ``GET /t/{id}/record`` (the record, seed included, once the match
 is over, with its seed commitment and the reveal), ``GET /t/{id}/verify`` (the check of that record
-by :mod:`unotable.verify`, and the command that checks it anywhere), ``WS /ws/{id}`` (the protocol
+by :mod:`unotable.verify`, and the command that checks it anywhere), ``POST /t/{id}/review`` (a
+seat's own decisions judged, :mod:`unotable.server.review`), ``WS /ws/{id}`` (the protocol
 of :mod:`unotable.server.protocol`), ``GET /healthz``,
 ``GET /metrics`` (Prometheus).
 """
@@ -42,6 +43,7 @@ from unotable.server.ids import TABLE_ID
 from unotable.server.options import options
 from unotable.server.outbox import Conn
 from unotable.server.protocol import LIMITS, CloseCode, ErrorCode, ProtocolError, parse_client
+from unotable.server.review import review_routes
 from unotable.server.store import open_store
 from unotable.server.table import Role, TableSettings
 from unotable.verify import VerifyError, verify
@@ -302,6 +304,7 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         Route("/sw.js", worker),
         Route("/t/{table_id}/record", record),
         Route("/t/{table_id}/verify", verify_route),
+        *review_routes(hubs, settings.data_dir),  # POST /t/{id}/review: see server/review.py
         WebSocketRoute("/ws/{table_id}", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
