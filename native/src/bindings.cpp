@@ -497,6 +497,8 @@ struct PyRng {
 
 }  // namespace
 
+#include "vecpool_bind.hpp"
+
 NB_MODULE(_core, m) {
     m.doc() = "The native core of unotable (see docs/native.md).";
     m.attr("MAX_SEATS") = MAXS;
@@ -529,4 +531,5 @@ NB_MODULE(_core, m) {
         .def("active", &Pool::active, nb::arg("i"))
         .def("get_state", &Pool::get_state, nb::arg("i"))
         .def("set_state", &Pool::set_state, nb::arg("i"), nb::arg("state"));
+    bind_vecpool(m);
 }

@@ -81,7 +81,7 @@ def _load_core() -> Any:
 
 _core = _load_core()
 
-__all__ = ["Pool", "native_config", "seed_words", "state_doc"]
+__all__ = ["ENV_API", "Pool", "VecPool", "native_config", "seed_words", "state_doc"]
 
 _STACKING = {Stacking.NONE: 0, Stacking.SAME_KIND: 1, Stacking.PLUS4_ON_PLUS2: 2, Stacking.BY_VALUE: 3}
 _SCORING = {Scoring.STANDARD: 0, Scoring.LOW: 1, Scoring.ELIMINATION: 2, Scoring.NONE: 3}
@@ -417,3 +417,6 @@ class Pool:
             "seed_words": seed_words(st.seed), "rng": st.rng.to_state(),
         }
         self._core.set_state(i, raw)
+
+
+from unotable_native.vector import ENV_API, VecPool  # noqa: E402 (it reads the names above)

@@ -1,0 +1,175 @@
+"""The vector environment's backend in the core: :class:`VecPool` (``unotable.env.vector``'s
+``Backend`` contract, ``ENV_API == 1``).
+
+It steps ``num_envs`` tables as :class:`unotable.env.table.Table` does, decision point for decision
+point (the out-of-turn chances in the arbiter's order under ``out_of_turn="full"``, none under
+``"auto"``), with the same rewards, episodes, seeds and NEXT_STEP auto-reset as
+``unotable.env.vector.PythonBackend``, and writes the same bytes into the same buffers (see
+docs/native.md, "The vector backend"). The loop runs in the core with the GIL released.
+
+Opponents: the core has the bots ``random``, ``random-stuck`` and ``rule-v1`` (draw for draw the
+Python bots of the same names, from the same ``seat_rng`` generators); any other spec raises
+:class:`NativeUnsupported` (a ``NotImplementedError``), so ``backend="auto"`` falls back to Python.
+
+>>> pool = VecPool(2, "official", 2, opponents="rule-v1")
+>>> pool.reset([5, 6])
+>>> pool.obs.shape, pool.mask.shape, pool.seat.tolist()
+((2, 854), (2, 445), [0, 0])
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import unotable_native
+from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE, action_at, ruleset_block
+from unotable.errors import IllegalActionError
+from unotable.rules import Ruleset
+from unotable_native import _ruleset, native_config, seed_words
+
+__all__ = ["BOTS", "ENV_API", "NativeUnsupported", "VecPool"]
+
+ENV_API = 1
+"""The version of unotable.env.vector's backend contract that VecPool implements."""
+
+BOTS = {"random": 0, "random-stuck": 1, "rule-v1": 2}
+"""The opponents the core plays itself (the bots of unotable.bots of these names, without options)."""
+
+_CHOICES = {"out_of_turn": ("full", "auto"), "episode": ("round", "match"),
+            "reward": ("win", "score", "rank")}
+
+
+class NativeUnsupported(NotImplementedError):
+    """An option the core does not offer (an opponent it has no port of): use the Python backend."""
+
+
+def _choice(name: str, value: object) -> str:
+    allowed = _CHOICES[name]
+    if value not in allowed:
+        raise ValueError(f"{name}={value!r} is not one of {', '.join(allowed)}")
+    return str(value)
+
+
+def _specs(opponents: object, seats: int) -> list[int]:
+    """The core's bot number for each other seat, in seat order."""
+    from unotable.bots.registry import parse_bot_spec
+
+    others = seats - 1
+    if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+        given: list[object] = [opponents] * others
+    else:
+        given = list(opponents)
+        if len(given) != others:
+            raise ValueError(f"{len(given)} opponents given for {others} other seats")
+    out = []
+    for spec in given:
+        if not isinstance(spec, str):
+            raise NativeUnsupported(f"the native core plays only bot specs by name, not {spec!r}")
+        name, options = parse_bot_spec(spec)
+        if name not in BOTS or options:
+            raise NativeUnsupported(f"the native core has no opponent {spec!r} (it plays {', '.join(BOTS)})")
+        out.append(BOTS[name])
+    return out
+
+
+class VecPool:
+    """``num_envs`` tables of one ruleset and seat count as decision points (the module docstring).
+
+    Buffers, bound once and rewritten in place by :meth:`reset` and :meth:`step`: ``obs`` uint8
+    (N, 854), ``mask`` uint8 (N, 445), ``reward`` float32 (N, seats), ``acted`` int8 (N,),
+    ``terminated`` / ``truncated`` bool (N,), ``seat`` int8 (N,).
+    """
+
+    name = "native"
+    obs: Any
+    mask: Any
+    reward: Any
+    acted: Any
+    terminated: Any
+    truncated: Any
+    seat: Any
+
+    def __init__(self, num_envs: int, ruleset: Ruleset | str | Mapping[str, Any], seats: int, *,
+                 out_of_turn: str = "full", episode: str = "round", reward: str = "win",
+                 max_cycles: int | None = None, opponents: str | Sequence[str] | None = None,
+                 seat: int | str = 0) -> None:
+        # the constructor of unotable.env.vector's Backend contract
+        import numpy as np
+
+        rules = _ruleset(ruleset)
+        if not isinstance(seats, int) or isinstance(seats, bool):
+            raise ValueError(f"seats must be an int, not {seats!r}")
+        rules.validate_seats(seats)
+        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
+        oot = _choice("out_of_turn", out_of_turn)
+        ep = _choice("episode", episode)
+        rw = _choice("reward", reward)
+        if max_cycles is not None and (not isinstance(max_cycles, int) or isinstance(max_cycles, bool)
+                                       or max_cycles < 1):
+            raise ValueError(f"max_cycles must be a positive int or None, not {max_cycles!r}")
+        specs: list[int] = []
+        learner = 0
+        random_seat = False
+        if opponents is not None:
+            specs = _specs(opponents, seats)
+            if seat == "random":
+                random_seat = True
+            elif isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats:
+                learner = seat
+            else:
+                raise ValueError(f"seat must be a seat from 0 to {seats - 1} or 'random', not {seat!r}")
+        self.num_envs = num_envs
+        self.n = seats
+        self.rules = rules
+        self._core = unotable_native._core.VecPool(
+            num_envs, seats, native_config(rules), rules.deck_ids(), list(rules.points),
+            ruleset_block(rules, seats), oot == "auto", ep == "match", ("win", "score", "rank").index(rw),
+            max_cycles or 0, opponents is not None, random_seat, learner, specs)
+        layout = (("obs", (OBS_SIZE,), np.uint8), ("mask", (NUM_ACTIONS,), np.uint8),
+                  ("reward", (seats,), np.float32), ("acted", (), np.int8), ("terminated", (), np.bool_),
+                  ("truncated", (), np.bool_), ("seat", (), np.int8))
+        for field, shape, dtype in layout:  # the Backend contract's buffers, C-contiguous
+            setattr(self, field, np.zeros((num_envs, *shape), dtype=dtype))
+        self.acted.fill(-1)
+        self._started = False
+
+    def _buffers(self) -> tuple[Any, ...]:
+        return (self.obs, self.mask, self.reward, self.acted, self.terminated, self.truncated, self.seat)
+
+    def reset(self, seeds: Sequence[int]) -> None:
+        """Start every table from its seed: table ``i`` deals ``Game.new(seats, ruleset, seeds[i])``."""
+        seeds = list(seeds)
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"{len(seeds)} seeds for {self.num_envs} envs")
+        words = [seed_words(s) for s in seeds]  # RulesetError for a seed Game.new refuses
+        self._core.reset(words, [str(int(s)) for s in seeds], *self._buffers())
+        self._started = True
+
+    def step(self, actions: Any) -> None:
+        """Apply one action index per row (NEXT_STEP auto-reset: a row whose episode ended resets and
+        ignores its action). A bad action raises the error the Python backend raises for it, and no
+        table changes."""
+        import numpy as np
+
+        if not self._started:
+            raise IllegalActionError("reset the pool before stepping it")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), not {acts.shape}")
+        if acts.dtype.kind not in "iub":
+            raise ValueError(f"actions must be ints, not {acts.dtype}")
+        big = np.abs(acts.astype(np.int64)) >= 2**31
+        acts32 = np.where(big, -1, acts).astype(np.int32)
+        bad, why = self._core.step(np.ascontiguousarray(acts32), *self._buffers())
+        if bad < 0:
+            return
+        index = int(acts[bad])
+        seat = int(self._core.decider(bad))
+        if why == 4:
+            raise IllegalActionError(f"table {bad}: the episode is over: reset the table")
+        if why == 3:
+            raise IllegalActionError(
+                f"table {bad}: seat {seat} may not decline: it is its turn and it must act")
+        action = action_at(index, seat, self.n)  # InvalidActionError for no action index at all
+        raise IllegalActionError(f"table {bad}: action {index} ({action}) is not legal for seat {seat} now")
