@@ -197,7 +197,7 @@ def public_seats_to_act(st: State) -> tuple[int, ...]:
         if not st.in_round[s]:
             continue
         may_call = len(st.hands[s]) == 1 and not st.called[s]
-        may_catch = penalty and any(t != s for t in catchable)
+        may_catch = penalty and (len(catchable) > 1 or (len(catchable) == 1 and catchable[0] != s))
         if s == st.active or may_call or may_catch:
             out.append(s)
     return tuple(out)

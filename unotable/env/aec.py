@@ -106,30 +106,33 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
     def _sync(self) -> None:
         t = self.table
         rewards = t.take_rewards()
+        terminated, truncated, done, seat = t.terminated, t.truncated, t.done, t.seat
+        index, rews, terms, truncs = self._index, self.rewards, self.terminations, self.truncations
         for agent in self.agents:
-            i = self._index[agent]
-            self.rewards[agent] = rewards[i]
-            self.terminations[agent] = t.terminated[i]
-            self.truncations[agent] = t.truncated[i]
-        if t.done:
+            i = index[agent]
+            rews[agent] = rewards[i]
+            terms[agent] = terminated[i]
+            truncs[agent] = truncated[i]
+        if done:
             self.agent_selection = self.agents[0] if self.agents else self.possible_agents[0]
         else:
-            self.agent_selection = self.possible_agents[t.seat]
+            self.agent_selection = self.possible_agents[seat]
         # the deciding seat's mask, once per step; every other live seat has NOOP alone (nothing to
         # decide now), a finished one nothing (Table.mask_for, in numpy)
-        decider = np.frombuffer(t.mask(), dtype=np.uint8).astype(np.int8)
-        self._masks = {}
+        decider = np.frombuffer(t.mask(), dtype=np.int8).copy()
+        masks: dict[int, np.ndarray] = {}
+        infos = self.infos
         for agent in self.agents:
-            i = self._index[agent]
-            if i == t.seat and not t.done:
-                mask = decider
-            elif t.done or t.terminated[i]:
-                mask = _NOTHING
-            else:
-                mask = _NOOP_ONLY
-            self._masks[i] = mask
-            self.infos[agent] = {"action_mask": mask, "decline": bool(i == t.seat and t.decline)}
-        if not t.done and any(self.terminations[a] or self.truncations[a] for a in self.agents):
+            i = index[agent]
+            if i == seat and not done:
+                masks[i] = decider
+                infos[agent] = {"action_mask": decider, "decline": t.decline}
+                continue
+            mask = _NOTHING if done or terminated[i] else _NOOP_ONLY
+            masks[i] = mask
+            infos[agent] = {"action_mask": mask, "decline": False}
+        self._masks = masks
+        if not done and (any(terminated) or any(truncated)):
             self._deads_step_first()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

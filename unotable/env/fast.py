@@ -38,7 +38,7 @@ from unotable.env.spaces import (
     SEATS_OFF,
     History,
     _ruleset_cached,
-    write_history,
+    write_history_packed,
 )
 from unotable.game import Game
 from unotable.state import Phase
@@ -59,9 +59,9 @@ def encode_game(game: Game, seat: int, history: History, out: bytearray | None =
     n = st.n
     rules = st.rules
     phase = st.phase
+    # no card id has 255 copies in any deck, so the counts below need no cap (the reference caps)
     for c in st.hands[seat]:
-        if out[HAND + c] < 255:
-            out[HAND + c] += 1
+        out[HAND + c] += 1
     if phase is Phase.PLAY_DRAWN and st.active == seat and st.drawn >= 0:
         out[DRAWN + st.drawn] = 1
     discard = st.discard
@@ -132,8 +132,7 @@ def encode_game(game: Game, seat: int, history: History, out: bytearray | None =
             out[o + 13] = 1
         o += SEAT_RECORD
     for c in discard:
-        if out[DISCARD_COUNTS + c] < 255:
-            out[DISCARD_COUNTS + c] += 1
-    write_history(out, history, seat, n)
+        out[DISCARD_COUNTS + c] += 1
+    write_history_packed(out, history, seat, n)
     out[RULESET_OFF:OBS_SIZE] = _ruleset_cached(rules, n)
     return out

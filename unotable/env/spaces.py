@@ -385,16 +385,24 @@ class History:
     [(3, 0, 0, -1, 5, 0)]
     """
 
-    __slots__ = ("entries", "n")
+    __slots__ = ("entries", "n", "packed", "targets")
 
     def __init__(self, n: int) -> None:
         self.n = n
         self.entries: list[list[tuple[int, int, int, int, int, int]]] = [[] for _ in range(n)]
         """Per seat, newest first, the entries :meth:`push` makes."""
+        self.packed: list[bytes] = [b""] * n
+        """Per seat, the same entries as the block's bytes, each target byte 0 (for
+        :func:`unotable.env.fast.encode_game`, which writes a row at once and then its targets)."""
+        self.targets: list[tuple[tuple[int, int], ...]] = [()] * n
+        """Per seat, (byte offset in the row, absolute target) of each entry with a target."""
 
     def clear(self) -> None:
         for e in self.entries:
             e.clear()
+        n = self.n
+        self.packed = [b""] * n
+        self.targets = [()] * n
 
     def push(self, seat: int, action: Action, top: int, color: int) -> None:
         """Record ``seat``'s ``action``; ``top`` is the top card id before it, ``color`` the current
@@ -425,10 +433,16 @@ class History:
         row.insert(0, (k, card, named, target, top, color))
         if len(row) > HISTORY_DEPTH:
             row.pop()
+        size = HISTORY_DEPTH * HISTORY_ENTRY
+        self.packed[seat] = (bytes((k, card, named, 0, top + 1, color + 1)) + self.packed[seat])[:size]
+        moved = ((o + HISTORY_ENTRY, t) for o, t in self.targets[seat] if o + HISTORY_ENTRY < size)
+        self.targets[seat] = ((3, target), *moved) if target >= 0 else tuple(moved)
 
     def copy(self) -> History:
         other = History(self.n)
         other.entries = [row[:] for row in self.entries]
+        other.packed = self.packed[:]
+        other.targets = self.targets[:]
         return other
 
 
@@ -518,6 +532,22 @@ def write_history(out: bytearray, history: History, me: int, n: int) -> None:
             out[o + 4] = htop + 1
             out[o + 5] = hcolor + 1
             o += HISTORY_ENTRY
+
+
+def write_history_packed(out: bytearray, history: History, me: int, n: int) -> None:
+    """:func:`write_history`, from the packed rows: a row at once, then its targets."""
+    packed, targets = history.packed, history.targets
+    for r in range(n):
+        s = me + r
+        if s >= n:
+            s -= n
+        row = packed[s]
+        if not row:
+            continue
+        o = HISTORY_OFF + HISTORY_DEPTH * HISTORY_ENTRY * r
+        out[o : o + len(row)] = row
+        for at, target in targets[s]:
+            out[o + at] = (target - me) % n + 1
 
 
 # By the identity of the Ruleset (hashing one costs more than the block), keeping it alive.
