@@ -42,6 +42,13 @@ _ACTION_CLASSES = frozenset(typing.get_args(Action))
 
 def plain(value: Any) -> Any:
     """``value`` as JSON-ready data (the inverse of :func:`read`)."""
+    kind = type(value)  # (the commonest exact types first: a view is written for every update)
+    if kind is int or kind is str or kind is bool or value is None:
+        return value
+    if kind is Card:
+        return str(value)
+    if kind is tuple or kind is list:
+        return [plain(v) for v in value]
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, Color):
