@@ -252,8 +252,11 @@ def test_views_and_events_sent_are_the_engines_own(preset: str, seed: int) -> No
             role = Role(seat)
             want = game.spectator_view(table).to_dict() if seat is None else game.view(seat, table).to_dict()
             assert actor.view_for(role) == want
+            assert json.loads(actor.view_text_for(role)) == want  # (the text the outbox splices)
             since = sent_from[seat]
-            assert actor.events_for(role, since) == [e.to_dict() for e in game.events_since(since, seat)]
+            events = [e.to_dict() for e in game.events_since(since, seat)]
+            assert actor.events_for(role, since) == events
+            assert json.loads(actor.events_text_for(role, since)) == events
             sent_from[seat] = game.last_seq
         if game.phase.name == "MATCH_OVER":
             break

@@ -34,6 +34,7 @@ from unotable.server import outbox
 from unotable.server.bus import Bus, BusSignal, Link, Reply
 from unotable.server.entries import Entry, Left, Rematched, Seated, entry_from_dict
 from unotable.server.ids import new_table_id, new_token
+from unotable.server.mailbox import Mailbox
 from unotable.server.outbox import Conn
 from unotable.server.protocol import (
     LIMITS,
@@ -73,6 +74,14 @@ class Metrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=self.registry,
         )
+        self._accepted: dict[str, Counter] = {}  # each kind's counter, looked up once
+
+    def accepted(self, kind: str) -> None:
+        """Count one accepted command of ``kind``."""
+        child = self._accepted.get(kind)
+        if child is None:
+            child = self._accepted[kind] = self.actions.labels(kind)
+        child.inc()
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +118,7 @@ class Hub:
         self.actor = actor
         self.store = store
         self.metrics = metrics
-        self.queue: asyncio.Queue[Command] = asyncio.Queue()
+        self.queue: Mailbox[Command] = Mailbox()
         self.conns: set[Conn] = set()
         self.task: asyncio.Task[None] | None = None
         self._presence_told: object = None  # who was connected, as last told to the clients
@@ -293,7 +302,7 @@ class Hub:
         actor = self.actor
         before = actor.public()
         actor.apply(entry, time.time())
-        self.metrics.actions.labels(entry.kind).inc()
+        self.metrics.accepted(entry.kind)
         changed = before != actor.public()
         demoted = []
         if isinstance(entry, Left):  # the seat's connections (a leaver, a kicked player) now watch

@@ -5,7 +5,10 @@ sent so far (the table seq, the game and the game's event seq), and its queue of
 frames (None closes it; the app's writer task drains the queue into the websocket). The functions
 here build each frame from the protocol's pydantic models (never a dict literal) and from the
 table actor's per-seat accessors (``view_for``, ``events_for``): each connection gets the engine's
-view of its own seat and the events that seat may see, nothing else.
+view of its own seat and the events that seat may see, nothing else. The update, sent to every
+seat after every action, is the one frame written as text: the ``Update`` model's fields in its
+order, from pieces encoded once (``view_text_for``, ``events_text_for``); a test holds it equal
+to the model built field by field.
 
 >>> from unotable.server.table import Role
 >>> conn = Conn(Role(None, False))
@@ -16,7 +19,6 @@ view of its own seat and the events that seat may see, nothing else.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -24,6 +26,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from unotable.server.entries import Acted, ActedBy, Chatted, Entry, Reacted, Rematched, Started
+from unotable.server.mailbox import Mailbox
 from unotable.server.protocol import (
     LIMITS,
     ChatLine,
@@ -38,9 +41,9 @@ from unotable.server.protocol import (
     Reconnect,
     ReconnectReason,
     TokenOut,
-    Update,
     Welcome,
     You,
+    to_json,
 )
 from unotable.server.table import Role, TableActor
 
@@ -91,7 +94,7 @@ class Conn:
         self.role = role
         self.game_no = 0
         self.game_seq = 0
-        self.out: asyncio.Queue[str | None] = asyncio.Queue()
+        self.out: Mailbox[str | None] = Mailbox()
         self.close_code = CloseCode.RESTART
         self.messages = RateLimiter(LIMITS.messages_per_second, LIMITS.message_burst)
         self.chats = RateLimiter(LIMITS.chats_per_second, LIMITS.chat_burst)
@@ -100,8 +103,13 @@ class Conn:
 
     def send(self, msg: BaseModel, seq: int) -> None:
         """Queue ``msg`` (a protocol model carrying table seq ``seq``) as JSON text."""
-        self.seq = max(self.seq, seq)
-        self.out.put_nowait(msg.model_dump_json(exclude_unset=True))
+        self.send_text(msg.model_dump_json(exclude_unset=True), seq)
+
+    def send_text(self, text: str, seq: int) -> None:
+        """Queue a frame's text (carrying table seq ``seq``)."""
+        if seq > self.seq:
+            self.seq = seq
+        self.out.put_nowait(text)
 
     def close(self, code: CloseCode | None = None) -> None:
         """Close the connection once the frames queued before are sent."""
@@ -190,7 +198,13 @@ TABLE_KINDS = frozenset({"start", "rematch", "deal", "autopilot", "settings", "r
 
 def updates(actor: TableActor, conns: Iterable[Conn], entry: Entry, table_changed: bool, now: float) -> bool:
     """Send every connection its update after ``entry`` was applied (a chat line goes as ``chat``).
-    True when the update carried the table (who is connected was told too)."""
+    True when the update carried the table (who is connected was told too).
+
+    Each frame is an :class:`~unotable.server.protocol.Update` with its fields in the model's order
+    and only those the model's builder would set; the parts every seat shares (the table, the static
+    part, the view's public part, each event) are encoded once and spliced into each seat's text,
+    and connections of the same seat that saw the same events (spectators) share one text. A test
+    checks every frame against the model built field by field."""
     if isinstance(entry, Chatted):
         chat(actor, conns, entry)
         return False
@@ -200,23 +214,30 @@ def updates(actor: TableActor, conns: Iterable[Conn], entry: Entry, table_change
     info: PublicTable | None = actor.info(now) if table_changed or entry.kind in TABLE_KINDS else None
     deadline = actor.deadline(now) if info is None else info.turn_deadline
     game = actor.game
-    timed_out = entry.seat if isinstance(entry, Acted) and entry.by is ActedBy.TIMEOUT else None
-    static = actor.static() if isinstance(entry, Started | Rematched) else None
     seq = actor.seq
+    # the fields after "view", in Update's order: table, static, turn_deadline, timed_out
+    tail = "" if info is None else f',"table":{info.model_dump_json(exclude_unset=True)}'
+    if game is not None:
+        tail += f',"static":{to_json(actor.static() if isinstance(entry, Started | Rematched) else None)}'
+    tail += f',"turn_deadline":{to_json(deadline)}'
+    if isinstance(entry, Acted) and entry.by is ActedBy.TIMEOUT:
+        tail += f',"timed_out":{entry.seat}'
+    tail += "}"
+    head = f'{{"seq":{seq},"type":"update","events":'
+    if game is None:
+        text = f'{head}[],"view":null{tail}'
+        for conn in conns:
+            conn.send_text(text, seq)
+        return info is not None
+    made: dict[tuple[int | None, int], str] = {}  # (seat, events seen) -> the frame
     for conn in conns:
-        fields: dict[str, Any] = {
-            "seq": seq, "type": "update", "events": [], "view": None, "turn_deadline": deadline
-        }
-        if timed_out is not None:
-            fields["timed_out"] = timed_out
-        if game is not None:
-            if conn.game_no != actor.games:
-                conn.game_no, conn.game_seq = actor.games, 0
-            fields["events"] = actor.events_for(conn.role, conn.game_seq)
-            conn.game_seq = game.last_seq
-            fields["view"] = actor.view_for(conn.role)
-            fields["static"] = static
-        if info is not None:
-            fields["table"] = info
-        conn.send(Update.model_construct(**fields), seq)
+        if conn.game_no != actor.games:
+            conn.game_no, conn.game_seq = actor.games, 0
+        key = (conn.role.seat, conn.game_seq)
+        frame = made.get(key)
+        if frame is None:
+            events = actor.events_text_for(conn.role, conn.game_seq)
+            frame = made[key] = f'{head}{events},"view":{actor.view_text_for(conn.role)}{tail}'
+        conn.game_seq = game.last_seq
+        conn.send_text(frame, seq)
     return info is not None

@@ -50,6 +50,7 @@ __all__ = [
     "client_schema",
     "parse_client",
     "server_schema",
+    "to_json",
 ]
 
 
@@ -455,6 +456,15 @@ ServerMsg: TypeAlias = (
 )
 """Any server message."""
 ServerMessage = Annotated[ServerMsg, Field(discriminator="type")]
+
+
+to_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+"""JSON-ready data as frame text: compact, UTF-8 (as pydantic's ``model_dump_json`` writes it).
+The outbox splices pieces encoded once (a view's public part, an event) into each seat's frame.
+
+>>> to_json({"hand": ["R7", "W"], "name": "Zoë", "seat": None})
+'{"hand":["R7","W"],"name":"Zoë","seat":null}'
+"""
 
 
 def client_schema() -> dict[str, Any]:

@@ -86,6 +86,7 @@ from unotable.server.protocol import (
     SeatKind,
     Sit,
     TableStatus,
+    to_json,
 )
 from unotable.state import Phase
 from unotable.verify import RECIPE, commitment, new_salt, with_proof
@@ -270,8 +271,11 @@ class TableActor:
         self._static: tuple[int, TableInfo | None] = (-1, None)  # (seq, the engine's TableInfo)
         self._public_key: tuple[int, ...] = ()
         self._public_view: dict[str, Any] = {}
+        self._public_text_key: tuple[int, ...] = ()
+        self._public_text = ""  # the public view as JSON text, for the same state as _public_view
         self._event_game = 0
         self._event_dicts: dict[int, dict[str, Any]] = {}  # this game's events by seq, as dicts
+        self._event_texts: dict[int, str] = {}  # ... and as JSON text
         self.chat_log: deque[Chatted] = deque(maxlen=CHAT_KEPT)  # the latest lines, for a welcome
         self.ready: set[int] = set()  # after a round: the seats done reading its summary
 
@@ -349,16 +353,35 @@ class TableActor:
         if game is None:
             return None
         out = dict(self._public(game))
-        seat = role.seat
-        if seat is None:
-            return out
-        drawn = game.drawn_card if game.phase is Phase.PLAY_DRAWN and game.active_seat == seat else None
-        out["seat"] = seat
-        out["hand"] = [str(c) for c in game.hand(seat)]
-        out["drawn_card"] = None if drawn is None else str(drawn)
-        legal = game.legal_actions_for(seat) if game.phase < Phase.ROUND_OVER else ()
-        out["legal"] = [str(a) for a in legal]
+        if role.seat is not None:
+            out.update(self._own(game, role.seat))
         return out
+
+    def view_text_for(self, role: Role) -> str:
+        """:meth:`view_for` as JSON text (``null`` before the first game): the public part is
+        encoded once per table state, and only the seat's own part once per seat."""
+        game = self.game
+        if game is None:
+            return "null"
+        key = (self.seq, self.games, game.last_seq, game.action_count)
+        if self._public_text_key != key:
+            self._public_text = to_json(self._public(game))
+            self._public_text_key = key
+        if role.seat is None:
+            return self._public_text
+        # (the seat's keys are not among the spectator view's: appended, as view_for has them)
+        return f"{self._public_text[:-1]},{to_json(self._own(game, role.seat))[1:]}"
+
+    def _own(self, game: Game, seat: int) -> dict[str, Any]:
+        """What ``PlayerView`` adds to the spectator's view for ``seat``, as a JSON-ready dict."""
+        drawn = game.drawn_card if game.phase is Phase.PLAY_DRAWN and game.active_seat == seat else None
+        legal = game.legal_actions_for(seat) if game.phase < Phase.ROUND_OVER else ()
+        return {
+            "seat": seat,
+            "hand": [str(c) for c in game.hand(seat)],
+            "drawn_card": None if drawn is None else str(drawn),
+            "legal": [str(a) for a in legal],
+        }
 
     def static(self) -> dict[str, Any] | None:
         return None if self.game is None else self._table_info(self.game).to_dict()
@@ -380,9 +403,7 @@ class TableActor:
         game = self.game
         if game is None:
             return []
-        if self._event_game != self.games:
-            self._event_game, self._event_dicts = self.games, {}
-        cache = self._event_dicts
+        cache = self._event_cache()
         out = []
         for e in game.events_since(since, role.seat):
             doc = cache.get(e.seq)
@@ -390,6 +411,28 @@ class TableActor:
                 doc = cache[e.seq] = e.to_dict()
             out.append(doc)
         return out
+
+    def events_text_for(self, role: Role, since: int) -> str:
+        """:meth:`events_for` as a JSON array (each event encoded once, whoever it is sent to)."""
+        game = self.game
+        if game is None:
+            return "[]"
+        dicts, texts = self._event_cache(), self._event_texts
+        out = []
+        for e in game.events_since(since, role.seat):
+            text = texts.get(e.seq)
+            if text is None:
+                doc = dicts.get(e.seq)
+                if doc is None:
+                    doc = dicts[e.seq] = e.to_dict()
+                text = texts[e.seq] = to_json(doc)
+            out.append(text)
+        return f"[{','.join(out)}]"
+
+    def _event_cache(self) -> dict[int, dict[str, Any]]:
+        if self._event_game != self.games:
+            self._event_game, self._event_dicts, self._event_texts = self.games, {}, {}
+        return self._event_dicts
 
     def record(self, match: int | None = None) -> Record | None:
         """A finished match's record with its seed (the seed is secret until the match is over):

@@ -1,7 +1,7 @@
 """The SQLite store: the standard library's sqlite3, one file, WAL mode.
 
-One connection, used only from one dedicated worker thread (a single-worker executor), so calls
-are serialised in arrival order and never block the event loop. The connection runs in autocommit
+One connection, used only from one dedicated worker thread (:class:`_Worker`), so calls are
+serialised in arrival order and never block the event loop. The connection runs in autocommit
 mode with explicit transactions where a call makes several statements. ``journal_mode=WAL`` lets
 readers in other processes work while this one writes; ``synchronous=FULL`` makes every commit
 reach the disk (the WAL is synced) before :meth:`SQLiteStore.append` returns. ``synchronous=NORMAL``
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import queue
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -87,17 +87,96 @@ def _transaction(conn: sqlite3.Connection, *, write: bool) -> Iterator[None]:
     conn.execute("COMMIT")
 
 
+_Job = tuple[Callable[[], Any], Callable[[Any, BaseException | None], None]]
+"""A call for the worker thread, and what to do with its result (or its exception) there."""
+
+
+class _Worker:
+    """The store's one thread: runs the calls handed to it in order, each answer sent back to the
+    event loop by one ``call_soon_threadsafe`` (a lighter hand-over than an executor's futures,
+    paid for every group commit)."""
+
+    def __init__(self, name: str) -> None:
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name=name, daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            fn, answer = job
+            try:
+                result, error = fn(), None
+            except BaseException as exc:  # (answered to the caller, who raises it)
+                result, error = None, exc
+            answer(result, error)
+
+    def submit(self, fn: Callable[[], T], answer: Callable[[T | None, BaseException | None], None]) -> None:
+        """Run ``fn`` in the thread, then ``answer(result, error)`` there (after the calls before)."""
+        self._jobs.put((fn, answer))
+
+    async def run(self, fn: Callable[[], T]) -> T:
+        """``fn()`` in the thread, awaited on the event loop (its exception raised here)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[T] = loop.create_future()
+
+        def settle(result: T | None, error: BaseException | None) -> None:
+            if not done.done():
+                if error is not None:
+                    done.set_exception(error)
+                else:
+                    done.set_result(result)  # type: ignore[arg-type]
+
+        def answer(result: T | None, error: BaseException | None) -> None:
+            with contextlib.suppress(RuntimeError):  # (the loop closed meanwhile)
+                loop.call_soon_threadsafe(settle, result, error)
+
+        self.submit(fn, answer)
+        return await done
+
+    def stop(self) -> None:
+        """End the thread once the calls handed to it are done (waits for them)."""
+        self._jobs.put(None)
+        self._thread.join()
+
+
+_INSERT = "INSERT INTO table_log (table_id, seq, entry) VALUES (?, ?, ?)"
+
+
+def _write_batch(conn: sqlite3.Connection, rows: list[tuple[str, int, str]]) -> list[sqlite3.Error | None]:
+    """Commit ``rows`` in one transaction (in the worker thread): each row's outcome, None when it
+    was stored. All of them at once; when one is refused, each in a savepoint of its own, so that
+    the others are stored all the same."""
+    try:
+        with _transaction(conn, write=True):
+            conn.executemany(_INSERT, rows)
+        return [None] * len(rows)
+    except sqlite3.IntegrityError:
+        pass  # (rolled back: one by one now)
+    results: list[sqlite3.Error | None] = []
+    with _transaction(conn, write=True):
+        for row in rows:
+            conn.execute("SAVEPOINT one")
+            try:
+                conn.execute(_INSERT, row)
+                results.append(None)
+            except sqlite3.Error as exc:
+                conn.execute("ROLLBACK TO one")
+                results.append(exc)
+            conn.execute("RELEASE one")
+    return results
+
+
 class SQLiteStore:
     """A :class:`~unotable.server.store.Store` in one SQLite file (or ``":memory:"``)."""
 
     def __init__(self, path: Path | str) -> None:
         self.path = path
         self._conn: sqlite3.Connection | None = None
-        self._executor: ThreadPoolExecutor | None = None
+        self._worker: _Worker | None = None
         self._pending: list[tuple[str, int, str, asyncio.Future[None]]] = []
         self._checkpointer: threading.Thread | None = None
         self._stop_checkpoints = threading.Event()
-        self._flusher: asyncio.Future[None] | None = None
+        self._writing = False  # a batch of appends is with the worker thread
 
     def __repr__(self) -> str:
         return f"SQLiteStore({str(self.path)!r})"
@@ -105,12 +184,11 @@ class SQLiteStore:
     # ------------------------------------------------------------------ plumbing
 
     async def _call(self, fn: Callable[[sqlite3.Connection], T], *, conflict: str = "") -> T:
-        conn, executor = self._conn, self._executor
-        if conn is None or executor is None:
+        conn, worker = self._conn, self._worker
+        if conn is None or worker is None:
             raise StoreError(f"{self!r} is not open")
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(executor, fn, conn)
+            return await worker.run(lambda: fn(conn))
         except sqlite3.IntegrityError as exc:
             if getattr(exc, "sqlite_errorname", "") in _UNIQUE_ERRORS:
                 raise ConflictError(conflict or str(exc)) from exc
@@ -159,17 +237,16 @@ class SQLiteStore:
     async def open(self) -> None:
         if self._conn is not None:
             return
-        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="unotable-sqlite")
-        loop = asyncio.get_running_loop()
+        worker = _Worker("unotable-sqlite")
         try:
-            self._conn = await loop.run_in_executor(executor, self._connect)
+            self._conn = await worker.run(self._connect)
         except sqlite3.Error as exc:
-            executor.shutdown(wait=False)
+            worker.stop()
             raise StoreError(f"cannot open SQLite database {self.path}: {exc}") from exc
         except BaseException:
-            executor.shutdown(wait=False)
+            worker.stop()
             raise
-        self._executor = executor
+        self._worker = worker
         if self.path != ":memory:":
             self._stop_checkpoints.clear()
             self._checkpointer = threading.Thread(target=self._checkpoints, name="unotable-sqlite-checkpoint",
@@ -192,22 +269,20 @@ class SQLiteStore:
             conn.close()
 
     async def close(self) -> None:
-        conn, executor = self._conn, self._executor
-        self._conn = self._executor = None
+        conn, worker = self._conn, self._worker
+        self._conn, self._worker = None, None
         self._stop_checkpoints.set()
         if self._checkpointer is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._checkpointer.join)
             self._checkpointer = None
-        if conn is None or executor is None:
+        if conn is None or worker is None:
             return
         with contextlib.suppress(sqlite3.Error):  # leave a small WAL behind
-            await asyncio.get_running_loop().run_in_executor(
-                executor, lambda: conn.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
-        loop = asyncio.get_running_loop()
+            await worker.run(lambda: conn.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
         try:
-            await loop.run_in_executor(executor, conn.close)
+            await worker.run(conn.close)
         finally:
-            executor.shutdown(wait=True)
+            await asyncio.get_running_loop().run_in_executor(None, worker.stop)
 
     async def create_table(self, table_id: str, doc: dict[str, Any], created: float) -> None:
         text = encode_json(doc, "doc")
@@ -229,40 +304,48 @@ class SQLiteStore:
         text = encode_json(entry, "entry")
         if self._conn is None:
             raise StoreError(f"{self!r} is not open")
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
         self._pending.append((table_id, seq, text, done))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.ensure_future(self._flush())
+        if not self._writing:
+            self._write_next(loop)
         await done
 
-    async def _flush(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
+    def _write_next(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Hand the pending appends to the worker thread as one transaction (on the event loop).
+        (Its answer comes back as one call of :meth:`_written`, not through a task.)"""
+        batch, self._pending = self._pending, []
+        conn, worker = self._conn, self._worker
+        if conn is None or worker is None:
+            self._writing = False
+            for *_, done in batch:
+                if not done.done():
+                    done.set_exception(StoreError(f"{self!r} is not open"))
+            return
+        self._writing = True
+        rows = [(table_id, seq, text) for table_id, seq, text, _ in batch]
 
-            def write(
-                conn: sqlite3.Connection, rows: list[tuple[str, int, str, asyncio.Future[None]]] = batch
-            ) -> list[sqlite3.Error | None]:
-                results: list[sqlite3.Error | None] = []
-                with _transaction(conn, write=True):
-                    for table_id, seq, text, _ in rows:
-                        conn.execute("SAVEPOINT one")
-                        try:
-                            conn.execute("INSERT INTO table_log (table_id, seq, entry) VALUES (?, ?, ?)",
-                                         (table_id, seq, text))
-                            results.append(None)
-                        except sqlite3.Error as exc:
-                            conn.execute("ROLLBACK TO one")
-                            results.append(exc)
-                        conn.execute("RELEASE one")
-                return results
+        def answer(results: list[sqlite3.Error | None] | None, error: BaseException | None) -> None:
+            with contextlib.suppress(RuntimeError):  # (the loop closed meanwhile)
+                loop.call_soon_threadsafe(self._written, loop, batch, results, error)
 
-            try:
-                results = await self._call(write)
-            except StoreError as exc:
-                for *_, done in batch:
-                    if not done.done():
-                        done.set_exception(exc)
-                continue
+        worker.submit(lambda: _write_batch(conn, rows), answer)
+
+    def _written(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        batch: list[tuple[str, int, str, asyncio.Future[None]]],
+        results: list[sqlite3.Error | None] | None,
+        error: BaseException | None,
+    ) -> None:
+        """The worker committed (or failed) ``batch``: answer each append, then write what came
+        meanwhile."""
+        if error is not None or results is None:  # (the disk, the lock: the whole batch failed)
+            failed = StoreError(f"SQLite failed: {error}")
+            for *_, done in batch:
+                if not done.done():
+                    done.set_exception(failed)
+        else:
             for (table_id, seq, _, done), error in zip(batch, results, strict=True):
                 if done.done():
                     continue
@@ -272,6 +355,10 @@ class SQLiteStore:
                     done.set_exception(ConflictError(f"table {table_id!r} already has entry {seq}"))
                 else:
                     done.set_exception(StoreError(f"SQLite refused the statement: {error}"))
+        if self._pending:
+            self._write_next(loop)
+        else:
+            self._writing = False
 
     async def set_status(self, table_id: str, status: str) -> None:
         check_status(status)
