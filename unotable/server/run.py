@@ -142,6 +142,7 @@ def serve(
     bot_pause: float = 0.8,
     round_pause: float = 8.0,
     grace: float = 30.0,
+    hello_timeout: float = 10.0,
     redis: str | None = None,
     node_id: str = "",
     lease_ttl: float = 3.0,
@@ -167,6 +168,7 @@ def serve(
         bot_pause=bot_pause,
         round_pause=round_pause,
         grace=grace,
+        hello_timeout=hello_timeout,
         redis=redis,
         node_id=node_id,
         lease_ttl=lease_ttl,
@@ -210,6 +212,9 @@ def add_arguments(parser: Any) -> None:
         "--grace", type=float, default=30.0, help="seconds before a bot plays for an absent player"
     )
     parser.add_argument(
+        "--hello-timeout", type=float, default=10.0, help="seconds a new connection has to say hello"
+    )
+    parser.add_argument(
         "--redis",
         default=None,
         help="redis://HOST:PORT/DB: one node of a cluster (needs a postgresql:// --db; docs/scaling.md)",
@@ -228,6 +233,8 @@ def run_from_args(args: Any) -> int:
     for name in ("bot_pause", "round_pause", "grace"):
         if getattr(args, name) < 0:
             raise SystemExit(f"unotable serve: --{name.replace('_', '-')} cannot be negative")
+    if not args.hello_timeout > 0:
+        raise SystemExit("unotable serve: --hello-timeout must be positive")
     return serve(
         args.host,
         args.port,
@@ -236,6 +243,7 @@ def run_from_args(args: Any) -> int:
         bot_pause=args.bot_pause,
         round_pause=args.round_pause,
         grace=args.grace,
+        hello_timeout=args.hello_timeout,
         redis=args.redis,
         node_id=args.node_id,
         lease_ttl=args.lease_ttl,
