@@ -288,6 +288,11 @@ struct VecTable {
     int32_t scores_at_deal[MAXS], wins_at_deal[MAXS];
     bool participant[MAXS];
     int nparticipants;
+    // the decision point's legal actions as write() found them (check() reads them instead of
+    // generating them again); ncache -1: not cached (more than CACHE actions)
+    static constexpr int CACHE = 96;
+    int16_t ncache;
+    Act cache[CACHE];
 };
 
 struct VecCore {
@@ -631,10 +636,42 @@ struct VecCore {
         encode(R, t, seat, legal, k, block, target_score, b.obs + i * OBS_SIZE);
         uint8_t* mask = b.mask + i * NUM_ACTIONS;
         std::memset(mask, 0, NUM_ACTIONS);
+        v.ncache = -1;
         if (v.done || v.seat != seat) return;
         if (o.auto_oot && !v.decline) k = auto_legal(legal, k);
         for (int j = 0; j < k; j++) mask[index_of(legal[j], seat, n)] = 1;
         if (v.decline) mask[NOOP] = 1;
+        if (k <= VecTable::CACHE) {
+            std::memcpy(v.cache, legal, sizeof(Act) * static_cast<size_t>(k));
+            v.ncache = static_cast<int16_t>(k);
+        }
+    }
+
+    // The row's terminated and truncated flags (PythonBackend._flags); Table.stop when the
+    // learner of an opponent table is out before the table's episode ends
+    void flags(size_t i, const Out& b) {
+        VecTable& v = tables[i];
+        bool term, trunc;
+        if (!o.opponents) {
+            bool any = false;
+            for (int s = 0; s < n; s++) any |= v.trunc[s];
+            term = v.done && !any;
+            trunc = v.done && any;
+        } else {
+            int l = v.learner;
+            term = v.term[l];
+            trunc = v.trunc[l] && !v.term[l];
+            if (!v.done && (term || trunc)) {
+                for (int s = 0; s < n; s++) v.term[s] = true;
+                v.done = true;
+                v.seat = -1;
+                v.decline = false;
+            }
+        }
+        b.terminated[i] = term;
+        b.truncated[i] = trunc;
+        v.row_term = term;
+        v.row_trunc = trunc;
     }
 
     // PythonBackend._start: episode `v.episode` of the row's base seed
@@ -673,8 +710,7 @@ struct VecCore {
         float* rw = b.reward + i * static_cast<size_t>(n);
         for (int s = 0; s < n; s++) rw[s] = 0.0f;
         b.acted[i] = -1;
-        b.terminated[i] = b.truncated[i] = false;
-        v.row_term = v.row_trunc = false;
+        flags(i, b);  // set when the episode ended before its first decision (max_cycles)
         write(i, b, legal);
     }
 
@@ -712,11 +748,16 @@ struct VecCore {
                 picks[i] = mk(K_DEAL);
                 continue;
             }
-            int k = decision_legal(v, legal);
+            const Act* acts = v.cache;
+            int k = v.ncache;
+            if (k < 0) {
+                k = decision_legal(v, legal);
+                acts = legal;
+            }
             bool found = false;
             for (int j = 0; j < k && !found; j++)
-                if (index_of(legal[j], v.seat, n) == want) {
-                    picks[i] = legal[j];
+                if (index_of(acts[j], v.seat, n) == want) {
+                    picks[i] = acts[j];
                     found = true;
                 }
             if (!found) {
@@ -750,27 +791,7 @@ struct VecCore {
                 v.rewards[s] = 0.0;
             }
             b.acted[i] = static_cast<int8_t>(actor);
-            bool term, trunc;
-            if (!o.opponents) {
-                bool any = false;
-                for (int s = 0; s < n; s++) any |= v.trunc[s];
-                term = v.done && !any;
-                trunc = v.done && any;
-            } else {
-                int l = v.learner;
-                term = v.term[l];
-                trunc = v.trunc[l] && !v.term[l];
-                if (!v.done && (term || trunc)) {  // Table.stop
-                    for (int s = 0; s < n; s++) v.term[s] = true;
-                    v.done = true;
-                    v.seat = -1;
-                    v.decline = false;
-                }
-            }
-            b.terminated[i] = term;
-            b.truncated[i] = trunc;
-            v.row_term = term;
-            v.row_trunc = trunc;
+            flags(i, b);
             write(i, b, legal);
         }
         delete[] legal;

@@ -157,11 +157,13 @@ class VecPool:
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), not {acts.shape}")
-        if acts.dtype.kind not in "iub":
-            raise ValueError(f"actions must be ints, not {acts.dtype}")
-        big = np.abs(acts.astype(np.int64)) >= 2**31
-        acts32 = np.where(big, -1, acts).astype(np.int32)
-        bad, why = self._core.step(np.ascontiguousarray(acts32), *self._buffers())
+        acts32 = acts
+        if acts.dtype != np.int32 or not acts.flags.c_contiguous:
+            if acts.dtype.kind not in "iub":
+                raise ValueError(f"actions must be ints, not {acts.dtype}")
+            wide = acts.astype(np.int64)
+            acts32 = np.where(np.abs(wide) >= 2**31, -1, wide).astype(np.int32)  # -1: no index
+        bad, why = self._core.step(acts32, *self._buffers())
         if bad < 0:
             return
         index = int(acts[bad])

@@ -16,7 +16,11 @@ with reward 0.
 The tables live in a *backend* (:class:`Backend`): :class:`PythonBackend` (this module, over
 :class:`~unotable.env.table.Table`) or the native core's, which ``backend="auto"`` picks when
 ``unotable_native`` declares ``ENV_API == 1`` (a ``VecPool`` class with the same constructor,
-buffers, ``reset`` and ``step``). Both give identical results from the same seeds.
+buffers, ``reset`` and ``step``). Both give identical results from the same seeds (the
+differential tests of tests/native/test_vecpool.py). The core plays the opponents ``random``,
+``random-stuck`` and ``rule-v1`` itself; for any other opponent its ``VecPool`` raises
+``NotImplementedError`` and ``backend="auto"`` uses the Python backend (``backend="native"``
+raises it).
 
 >>> from unotable.env import vector_env
 >>> envs = vector_env(4, "official", seats=2, opponents="random", backend="python")
@@ -130,9 +134,20 @@ class PythonBackend:
         self.tables[i].reset(seed)
         self.reward[i] = 0.0
         self.acted[i] = -1
-        self.terminated[i] = False
-        self.truncated[i] = False
+        self._flags(i)  # set when the episode ended before its first decision (max_cycles)
         self._write(i)
+
+    def _flags(self, i: int) -> None:
+        t = self.tables[i]
+        if self.opponents is None:
+            self.terminated[i] = t.done and not any(t.truncated)
+            self.truncated[i] = t.done and any(t.truncated)
+        else:
+            learner = self.learner[i]
+            self.terminated[i] = t.terminated[learner]
+            self.truncated[i] = t.truncated[learner] and not t.terminated[learner]
+            if not t.done and (self.terminated[i] or self.truncated[i]):
+                t.stop()
 
     def _write(self, i: int) -> None:
         t = self.tables[i]
@@ -158,15 +173,7 @@ class PythonBackend:
             t.step(int(actions[i]))
             self.reward[i] = t.take_rewards()
             self.acted[i] = actor
-            if self.opponents is None:
-                self.terminated[i] = t.done and not any(t.truncated)
-                self.truncated[i] = t.done and any(t.truncated)
-            else:
-                learner = self.learner[i]
-                self.terminated[i] = t.terminated[learner]
-                self.truncated[i] = t.truncated[learner] and not t.terminated[learner]
-                if not t.done and (self.terminated[i] or self.truncated[i]):
-                    t.stop()
+            self._flags(i)
             self._write(i)
 
 
@@ -212,15 +219,19 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         options: dict[str, Any] = {"out_of_turn": out_of_turn, "episode": episode, "reward": reward,
                                    "max_cycles": max_cycles, "opponents": opponents, "seat": seat}
         self.pool: Backend
+        self.backend_name = "python"
         if use_native:
             import importlib
 
             native: Any = importlib.import_module("unotable_native")
-            self.pool = native.VecPool(num_envs, rules, seats, **options)
-            self.backend_name = "native"
-        else:
+            try:
+                self.pool = native.VecPool(num_envs, rules, seats, **options)
+                self.backend_name = "native"
+            except NotImplementedError:  # an opponent the core has no port of
+                if backend == "native":
+                    raise
+        if self.backend_name == "python":
             self.pool = PythonBackend(num_envs, rules, seats, **options)
-            self.backend_name = "python"
         self.num_envs = num_envs
         self.seats = seats
         self.self_play = opponents is None
