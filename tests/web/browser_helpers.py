@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -113,6 +115,15 @@ def three_friends(browser: Any, server: str, preset: str, target: int, errors: l
     for page in pages:
         page.wait_for_selector(".hand .card")
     return pages
+
+
+def create_table(server: str, body: dict[str, Any]) -> dict[str, Any]:
+    """``POST /api/tables`` with ``body``: the table id, its link and the host token."""
+    req = urllib.request.Request(f"{server}/api/tables", data=json.dumps(body).encode(), method="POST",
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as answer:
+        made: dict[str, Any] = json.loads(answer.read())
+    return made
 
 
 def wait_ready(url: str, seconds: float = 20.0) -> None:

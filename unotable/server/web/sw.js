@@ -4,14 +4,14 @@
 // records are never kept. When the server cannot be reached at all, the kept page says so.
 // The server serves this file at /sw.js, so that its scope is the whole site.
 
-const CACHE = "unotable-v1";
+const CACHE = "unotable-v2";
 const FILES = [
   "/", "/rules",
   "/static/style.css", "/static/app.js", "/static/cards.js", "/static/dom.js", "/static/i18n.js",
   "/static/landing.js", "/static/net.js", "/static/notation.js", "/static/options.js", "/static/qr.js",
   "/static/rules.js", "/static/sound.js", "/static/state.js", "/static/table.js", "/static/words.js",
   "/static/view_controls.js", "/static/view_hand.js", "/static/view_side.js", "/static/view_table.js",
-  "/static/view_waiting.js", "/static/pwa.js", "/static/manifest.webmanifest",
+  "/static/view_waiting.js", "/static/view_review.js", "/static/pwa.js", "/static/manifest.webmanifest",
   "/static/locales/en.json", "/static/locales/ar.json", "/static/locales/fa.json", "/static/locales/he.json",
   "/static/icons/icon-192.png", "/static/icons/icon-512.png",
 ];

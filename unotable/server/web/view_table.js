@@ -6,6 +6,7 @@ import { cardBack, cardElement, SHAPES } from "./cards.js";
 import { h } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { nextSeat, ringOrder, ringPlaces } from "./state.js";
+import { renderReview } from "./view_review.js";
 import { nameOf, namesList } from "./words.js";
 
 function acting(v, s) {
@@ -144,6 +145,8 @@ export function renderSummary(page, v) {
   if (over) {
     box.append(h("a", { href: `/t/${page.tableId}/record`, class: "button", download: "", text: t("sum.record") }));
     if (state.table.deal) box.append(renderVerify(page));
+    const review = renderReview(page);
+    if (review) box.append(review);
   } else box.append(renderWaitForReady(page));
   return box;
 }

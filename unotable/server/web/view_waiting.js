@@ -7,6 +7,7 @@ import { shareBox } from "./landing.js";
 import { store } from "./net.js";
 import { BOT_LEVELS, defaultTarget, houseSwitches, PRESETS, presetValue, PUBLIC_URL, TOGGLES } from "./options.js";
 import { rulesInForce } from "./state.js";
+import { nameOf } from "./words.js";
 
 export function errorLine(state) {
   const err = state.error;
@@ -48,7 +49,7 @@ export function renderWaiting(page) {
     page.send({ type: "sit", seat, name });
   };
   const rows = table.seats.map((s, i) => {
-    const label = s.kind === "empty" ? t("wait.free") : s.kind === "bot" ? t("seat.bot_named", { name: s.name, level: t(`bot.${s.level}`) }) : s.name;
+    const label = s.kind === "empty" ? t("wait.free") : s.kind === "bot" ? t("seat.bot_named", { name: nameOf({ table }, i), level: t(`bot.${s.level}`) }) : s.name;
     const actions = [];
     if (s.kind === "empty" && mine === null) {
       actions.push(h("button", { type: "button", class: "primary sit", "data-key": `sit-${i}`, "data-seat": i, text: t("wait.sit"), onclick: () => sit(i) }));

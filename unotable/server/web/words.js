@@ -3,10 +3,18 @@
 import { cardList, cardName } from "./cards.js";
 import { currentLang, t } from "./i18n.js";
 
-/** The names of the seats: the match's, else the table's, else "Seat N". */
+/**
+ * The names of the seats: the match's, else the table's, else "Seat N". A bot's name that the
+ * server gave it ("Bot N", N its seat's number from 0, as in the record) is said in the page's
+ * language; a name someone chose is kept as it is.
+ */
 export function seatNames(state) {
-  if (state.static?.names) return state.static.names;
-  return (state.table?.seats || []).map((s, i) => s.name || t("seat.label", { n: i + 1 }));
+  const seats = state.table?.seats || [];
+  const names = state.static?.names || seats.map((s) => s.name);
+  return names.map((name, i) => {
+    if (seats[i]?.kind === "bot" && (!name || name === `Bot ${i}`)) return t("seat.bot_name", { n: i });
+    return name || t("seat.label", { n: i + 1 });
+  });
 }
 
 export function nameOf(state, seat) {
