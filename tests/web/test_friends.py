@@ -24,6 +24,7 @@ from browser_helpers import (  # noqa: E402
     close_all,
     new_page,
     play_card,
+    tap_card,
     three_friends,
 )
 
@@ -39,6 +40,18 @@ UNCOVERED = """() => [...document.querySelectorAll('main button')].filter((b) =>
   return !at || b.contains(at) || !document.getElementById('banners').contains(at);
 })"""
 NO_SIDEWAYS = "document.documentElement.scrollWidth <= innerWidth"
+# each card of the hand: the width of the strip where a tap lands on it (sampled every pixel
+# across the card at its middle height, the fan scrolled so that the card shows)
+OWN_STRIPS = """() => [...document.querySelectorAll('.hand .card')].map((c) => {
+  c.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  const r = c.getBoundingClientRect();
+  let own = 0;
+  for (let x = Math.round(r.left); x < r.right; x++) {
+    const at = document.elementFromPoint(x, r.top + r.height / 2);
+    if (at && at.closest('.card') === c) own++;
+  }
+  return [c.dataset.key, own];
+})"""
 
 
 def create(server: str, seats: int, bots: int, **extra: Any) -> dict[str, Any]:
@@ -140,6 +153,11 @@ def test_the_table_in_turn_order_at_each_size(server: str, browser: Any, seats: 
       .map((e) => { const r = e.getBoundingClientRect(); return [r.width, r.height, e.id || e.className]; })
       .filter(([w, h]) => w < 44 || h < 44)""")
     assert not small, small
+    # each card of the dealt hand shows a touch target's width of its own, whole on the screen
+    strips = page.evaluate(OWN_STRIPS)
+    assert len(strips) >= 7 and all(own >= 44 for _, own in strips), strips  # (7, or a first +2)
+    assert page.evaluate("(() => { const h = document.querySelector('.hand');"
+                         " return h.scrollWidth <= h.clientWidth; })()"), "the dealt hand scrolls"
     if seats in (4, 10):
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"table-{seats}-seats-{'ar' if lang == 'ar' else 'en'}-{name}.png"),
@@ -153,21 +171,29 @@ def test_the_table_in_turn_order_at_each_size(server: str, browser: Any, seats: 
 def test_seven_cards_whole_at_360_and_a_long_hand_usable(positioned_server: str, browser: Any) -> None:
     errors: list[str] = []
     ann, bo, cy = three_friends(browser, positioned_server, "official", 17, errors, (PHONE, PHONE, PHONE))
-    spans_js = "els => els.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right, r.top])"
-    cards = ann.eval_on_selector_all(".hand .card", spans_js)
-    assert len(cards) == 26
-    assert all(left >= 0 and right <= PHONE["width"] for left, right, _ in cards)
+    assert ann.locator(".hand .card").count() == 26
+    # the long hand scrolls sideways inside the fan, never the page
     assert ann.evaluate(NO_SIDEWAYS)
-    # every card shows a strip that is its own: a tap on it chooses that card (the whole fan is
-    # on the screen at once, scrolled to)
+    fan = ann.evaluate("(() => { const h = document.querySelector('.hand');"
+                       " const r = h.getBoundingClientRect();"
+                       " return [r.left, r.right, h.scrollWidth > h.clientWidth]; })()")
+    assert fan[0] >= 0 and fan[1] <= PHONE["width"] and fan[2], fan
+    # every card shows a strip of its own at least a touch target wide: a tap on it chooses that
+    # card (measured with the fan scrolled to each card in turn)
     ann.evaluate("document.querySelector('.hand-wrap').scrollIntoView({block: 'end'})")
-    hits = ann.evaluate("""() => [...document.querySelectorAll('.hand .card')].map((c) => {
-      const r = c.getBoundingClientRect();
-      const at = document.elementFromPoint(r.left + 6, r.top + r.height - 10);
-      const got = at && at.closest('.card');
-      return got === c ? null : [c.dataset.key, r.left, r.top, got?.dataset.key];
-    }).filter(Boolean)""")
-    assert hits == [], hits
+    strips = ann.evaluate(OWN_STRIPS)
+    assert len(strips) == 26 and all(own >= 44 for _, own in strips), strips
+    # the swipe stays where it was when the table changes (a re-render keeps the fan's scroll)
+    ann.evaluate("document.querySelector('.hand').scrollLeft = 200")
+    before = ann.evaluate("document.querySelector('.hand').scrollLeft")
+    ann.evaluate("window.unotable.page.render()")
+    assert ann.evaluate("document.querySelector('.hand').scrollLeft") == before != 0
+    # the last card (a Wild Draw Four, playable), scrolled to and tapped on its own strip: chosen
+    last = ann.locator(".hand .card").last
+    last.scroll_into_view_if_needed()
+    key = last.get_attribute("data-key")
+    tap_card(ann, last)
+    assert ann.evaluate("document.querySelector('.hand .card.selected')?.dataset.key") == key
     # Bo's 3 cards (a 7-card hand's room to spare) sit whole on the phone, uncut
     spans = bo.eval_on_selector_all(".hand .card", "els => els.map((e) => [e.getBoundingClientRect().left,"
                                                    " e.getBoundingClientRect().right])")

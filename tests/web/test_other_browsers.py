@@ -4,8 +4,10 @@ Each test runs once per browser against a real ``unotable serve`` process (the `
 Debian's firefox-esr driven over WebDriver BiDi, and WebKitGTK's MiniBrowser (the engine and
 JavaScriptCore of Safari, not Safari itself) driven by WebKitWebDriver; see webdriver_clients.py.
 Screenshots at 1280x800 are saved under tests/web/artifacts/ (gitignored) as BROWSER-*.png.
-People's actions are clicks on the page's own controls (``element.click()``) and choices in its
-selects (a "change" event), never messages sent around the page.
+Beside the landing page and a round against bots, a round's summary waits for the player's "Ready"
+and a reaction shows as a bubble at the seat. People's actions are clicks on the page's own
+controls (``element.click()``) and choices in its selects (a "change" event), never messages sent
+around the page.
 
 ``make test`` installs both browsers when they are missing; without one, its tests are skipped
 saying why.
@@ -20,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import ARTIFACTS
+from browser_helpers import ARTIFACTS, create_table
 from webdriver_clients import NAMES, Browser, BrowserUnavailable, launch
 
 # the page is drawn: the create form with its selects filled
@@ -260,4 +262,50 @@ def test_a_round_against_bots_through_the_page(server: str, other_browser: Brows
     seats = b.evaluate(xs)
     assert len(seats) == 3 and seats == sorted(seats), seats
     b.screenshot(ARTIFACTS / f"{b.name}-table-ar-1280.png")
+    assert_clean(b)
+
+
+@pytest.mark.timeout(120)
+def test_a_reaction_and_ready_for_the_next_round_through_the_page(
+    positioned_server: str, other_browser: Browser
+) -> None:
+    """The summary waits for "Ready" and a reaction shows at the seat: in Firefox and WebKit too.
+    The table starts from positions.py's "19" (Ann holds her last card); the summary's countdown
+    is 10 minutes, so only Ann's "Ready" (the one connected person) deals the next round."""
+    b = other_browser
+    made = create_table(positioned_server, {
+        "preset": "official", "seats": 3, "bots": [None, "heuristic", "heuristic"], "bot_pause": 0.3,
+        "round_pause": 600, "options": {"target_score": 19},
+    })
+    table = made["table"]
+    b.open(f"{positioned_server}/static/style.css")  # the site's origin, a page that fetches nothing
+    b.evaluate(f"localStorage.setItem('ut:host:{table}', {json.dumps(made['host_token'])})")
+    b.open(f"{positioned_server}/t/{table}")  # with the host token, as the landing page keeps it
+    b.wait_for("document.querySelectorAll('.waiting .seat-row').length === 3", what="the waiting room")
+    b.fill("#my-name", "Ann")
+    b.click("button.sit")
+    b.wait_selector(".seat-row.me")
+    b.click("#start")
+    b.wait_for("document.querySelectorAll('.hand .card.playable').length === 1", what="Ann's last card")
+
+    # a reaction: the bubble at her place, in the words of its button
+    said = b.evaluate("document.querySelector('.reactions .react[data-reaction=\"gg\"]').textContent")
+    b.click(".reactions .react[data-reaction='gg']")
+    b.wait_selector(".me-spot .bubble[data-reaction='gg']")
+    assert b.evaluate("document.querySelector('.me-spot .bubble').textContent") == said
+    b.screenshot(ARTIFACTS / f"{b.name}-reaction-en-1280.png")
+
+    # her last card (tap to choose, tap again to play): the round is over, the summary waits
+    b.click(".hand .card.playable")
+    b.wait_selector(".hand .card.selected")
+    b.click(".hand .card.selected")
+    b.wait_selector("#summary #ready")
+    assert b.evaluate("window.unotable.page.table.status") == "round_over"
+    assert b.evaluate("document.querySelector('#ready-list').textContent.length") > 0
+    b.screenshot(ARTIFACTS / f"{b.name}-ready-en-1280.png")
+    assert_clean(b)
+    b.click("#ready")
+    b.wait_for("window.unotable.page.view?.round_no === 2 && !document.querySelector('#summary')"
+               " && document.querySelectorAll('.hand .card').length === 7", timeout=20,
+               what="the next round, dealt on Ann's Ready")
     assert_clean(b)

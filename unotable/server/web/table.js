@@ -268,6 +268,7 @@ export class TablePage {
     // what the reader opened or closed stays so across renders
     const opened = new Map([...this.root.querySelectorAll("details")].map((d, i) => [d.dataset.key || d.id || d.className || i, d.open]));
     const firstTable = !this.root.querySelector(".play");
+    const handScroll = this.root.querySelector(".hand")?.scrollLeft ?? 0; // a long hand's swipe stays
     clear(this.root);
     this.title();
     if (this.connState === "taken_over") {
@@ -286,6 +287,8 @@ export class TablePage {
     page.append(status === "waiting" ? renderWaiting(this) : this.renderPlay(), renderSide(this));
     this.root.append(page);
     placeSeats(this.root);
+    const hand = this.root.querySelector(".hand");
+    if (hand && handScroll) hand.scrollLeft = handScroll;
     this.tick();
     this.animate(this.moves || []);
     this.moves = [];

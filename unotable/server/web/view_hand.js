@@ -1,5 +1,6 @@
 // The player's hand: an overlapping fan that fits the width (a 7-card hand whole on a 360 px
-// phone; from about 20 cards it takes a second row), sorted by color, playable cards raised.
+// phone, each card showing at least a 44 px strip of its own; a longer hand than the width holds
+// scrolls sideways inside the fan), sorted by color, playable cards raised.
 // Tap a card to choose it, tap it again (or drag it up) to play it; a keyboard plays the focused
 // card with Enter (and U plays it with the UNO call). Every card stays a button with its name.
 
@@ -17,7 +18,7 @@ export function renderHand(page, v, legal) {
   const playable = new Set(legal.filter((a) => a.kind === "play").map((a) => a.card));
   const cards = [...v.hand].map((code, i) => ({ code, i })).sort((a, b) => sortKey(a.code) - sortKey(b.code) || a.i - b.i);
   const hand = h("div", {
-    class: `hand${cards.length > 14 ? " many" : ""}`, role: "toolbar", "aria-label": t("hand.label", { n: cards.length }),
+    class: "hand", role: "toolbar", "aria-label": t("hand.label", { n: cards.length }),
     "aria-orientation": "horizontal", style: `--cards:${cards.length}`,
   });
   const seen = {};
