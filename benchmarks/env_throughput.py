@@ -14,7 +14,12 @@ ratios, which hold steady, rather than the absolute figures, which do not):
 - ``unotable gym``: the Gymnasium env, one learning seat against rule-v1 bots (its steps only).
 - ``unotable vector[python]`` / ``[native]``: the vector env in self-play over ``--tables``
   tables, one ``step`` per chunk (every row a step), timing ``step`` alone (the numpy policy
-  excluded, as an env's own time); the native row when the core provides the vector backend.
+  excluded, as an env's own time); the native rows when the core provides the vector backend
+  (``VecPool``, ``ENV_API`` 1), in self-play and with the learning seat against ``rule-v1`` bots
+  played inside the core (its steps are the learner's decisions only).
+- ``unotable_native VecPool x1 per call``: one table of the core's vector backend stepped one
+  decision per Python call (the cost an AEC env over the core would pay before PettingZoo's
+  own per-step protocol).
 - ``unotable_native Pool.step``: the native core's own batched step over ``--tables`` tables
   (its decision points: the active seat decides; a finished match restarts the table), timed
   the same way, when ``unotable_native`` is installed.
@@ -175,19 +180,54 @@ def vector_policy(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.where(scores.max(axis=1) > 0, scores.argmax(axis=1), m.argmax(axis=1)).astype(np.int32)
 
 
-def vector_chunks(seats: int, seed: int, tables: int, backend: str) -> TimedChunk:
-    envs = vector_env(tables, "official", seats=seats, opponents=None, out_of_turn="auto", backend=backend)
+def vector_chunks(seats: int, seed: int, tables: int, backend: str, repeat: int = 1,
+                  opponents: str | None = None) -> TimedChunk:
+    """``repeat`` vector steps per chunk (the fast rows take several, so that the rows' turns stay
+    short without the slow rows running many times their share); with ``opponents`` each row is
+    the learning seat against those bots (played inside ``step``)."""
+    envs = vector_env(tables, "official", seats=seats, opponents=opponents, out_of_turn="auto",
+                      backend=backend)
     _, infos = envs.reset(seed=seed)
     rng = np.random.default_rng(seed)
     state = {"infos": infos}
 
     def chunk() -> tuple[int, int, float]:
-        mask = state["infos"]["action_mask"]
-        actions = vector_policy(mask, rng)
+        episodes = steps = 0
+        elapsed = 0.0
+        for _ in range(repeat):
+            mask = state["infos"]["action_mask"]
+            actions = vector_policy(mask, rng)
+            start = time.perf_counter()
+            _, _, term, _, state["infos"] = envs.step(actions)
+            elapsed += time.perf_counter() - start
+            episodes += int(term.sum())
+            steps += int(mask.any(axis=1).sum())
+        return episodes, steps, elapsed
+
+    return chunk
+
+
+def vecpool_single_chunks(seats: int, seed: int) -> TimedChunk | None:
+    """One table of the core's ``VecPool`` stepped one decision per Python call: what an AEC env
+    over the core would pay per step before PettingZoo's own protocol."""
+    try:
+        from unotable_native import VecPool
+    except ImportError:
+        return None
+    pool = VecPool(1, "official", seats, out_of_turn="auto")
+    pool.reset([seed])
+    rng = np.random.default_rng(seed)
+    action = np.zeros(1, np.int32)
+
+    def chunk() -> tuple[int, int, float]:
         start = time.perf_counter()
-        _, _, term, _, state["infos"] = envs.step(actions)
-        elapsed = time.perf_counter() - start
-        return int(term.sum()), int(mask.any(axis=1).sum()), elapsed
+        episodes = 0
+        for _ in range(200):
+            if pool.terminated[0]:
+                episodes += 1
+            action[0] = pick(pool.mask[0], rng) if pool.mask[0].any() else 0
+            pool.step(action)
+        return episodes, 200, time.perf_counter() - start
 
     return chunk
 
@@ -204,11 +244,15 @@ def native_pool_chunks(seats: int, seed: int, tables: int) -> TimedChunk | None:
     rng = np.random.default_rng(seed)
 
     def chunk() -> tuple[int, int, float]:
-        actions = vector_policy(bufs["mask"], rng)
-        start = time.perf_counter()
-        pool.step(actions, bufs)
-        elapsed = time.perf_counter() - start
-        return int(bufs["done"].sum()), tables, elapsed
+        elapsed = 0.0
+        done = 0
+        for _ in range(20):
+            actions = vector_policy(bufs["mask"], rng)
+            start = time.perf_counter()
+            pool.step(actions, bufs)
+            elapsed += time.perf_counter() - start
+            done += int(bufs["done"].sum())
+        return done, 20 * tables, elapsed
 
     return chunk
 
@@ -257,7 +301,13 @@ def main(argv: list[str] | None = None) -> int:
                  vector_chunks(args.seats, args.seed, args.tables, "python")))
     if native_backend_available():
         rows.append((f"unotable vector[native] x{args.tables}",
-                     vector_chunks(args.seats, args.seed, args.tables, "native")))
+                     vector_chunks(args.seats, args.seed, args.tables, "native", repeat=20)))
+        rows.append((f"unotable vector[native] x{args.tables} vs rule-v1",
+                     vector_chunks(args.seats, args.seed, args.tables, "native", repeat=10,
+                                   opponents="rule-v1")))
+        single = vecpool_single_chunks(args.seats, args.seed)
+        if single is not None:
+            rows.append(("unotable_native VecPool x1 per call", single))
     pool = native_pool_chunks(args.seats, args.seed, args.tables)
     if pool is not None:
         rows.append((f"unotable_native Pool.step x{args.tables}", pool))

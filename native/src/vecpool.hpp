@@ -768,10 +768,34 @@ struct VecCore {
         return -1;
     }
 
+    // Software prefetch (a speed hint, no effect on results): the scalar fields of the table two
+    // rows ahead, then (their values now at hand) the top card, the hands and the history of the
+    // table one row ahead, whose first touch is otherwise a cache miss with 1,024 tables
+    void prefetch(size_t i) const {
+        if (i + 2 < tables.size()) {
+            const VecTable& w = tables[i + 2];
+            __builtin_prefetch(&w.t.ndraw);
+            __builtin_prefetch(&w.t.in_round[0]);
+            __builtin_prefetch(&w.t.scores[0]);
+            __builtin_prefetch(&w.seat);
+            __builtin_prefetch(&w.rewards[0]);
+            __builtin_prefetch(&w.t.slot[0]);
+            __builtin_prefetch(&w.ncache);
+        }
+        if (i + 1 < tables.size()) {
+            const Table& t = tables[i + 1].t;
+            if (t.ndiscard > 0) __builtin_prefetch(&t.discard[t.ndiscard - 1]);
+            for (int s = 0; s < t.n; s++) __builtin_prefetch(t.hand(s));
+            __builtin_prefetch(&t.hist[0][0][0]);
+            __builtin_prefetch(&t.hist[5][0][0]);
+        }
+    }
+
     // PythonBackend.step, after check() passed
     void step(const Out& b) {
         Act* legal = new Act[MAXA];
         for (size_t i = 0; i < tables.size(); i++) {
+            prefetch(i);
             VecTable& v = tables[i];
             if (v.row_term || v.row_trunc) {
                 v.episode++;

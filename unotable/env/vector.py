@@ -243,7 +243,7 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
 
     def _infos(self) -> dict[str, Any]:
         p = self.pool
-        return {"action_mask": p.mask.astype(np.int8), "seat": p.seat.copy(),
+        return {"action_mask": p.mask.view(np.int8).copy(), "seat": p.seat.copy(),
                 "seat_rewards": p.reward.copy()}
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
