@@ -44,6 +44,7 @@ def until_done(server: ServerProc, table: str, token: str) -> tuple[dict[str, An
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         status, body = review(server, table, {"token": token, "worlds": WORLDS})
+        assert http("GET", f"{server.url}/healthz")[0] == 200  # the server serves on meanwhile
         if status == 200:
             return body, seen
         assert status == 202, (status, body)

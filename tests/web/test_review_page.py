@@ -127,15 +127,24 @@ def test_review_this_match_shows_progress_then_the_costliest_decisions(server: s
     refused = watcher.request.post(f"{server}/t/{table}/review", data={})
     assert refused.status == 403 and refused.json()["code"] == "forbidden"
 
-    # the player's page in Arabic: the review's words right to left, nothing left in English
+    # the player's page in Arabic, where this match's review was asked for before (the page keeps
+    # the match's seed commitment): the review at once, its words right to left
+    commitment = _http("GET", f"{server}/api/tables/{table}")["deal"]["commitment"]
     mine = new_page(browser, "ar", PHONE, errors)
     mine.add_init_script(f"localStorage.setItem('ut:seat:{table}', {json.dumps(token)});"
                          f"localStorage.setItem('ut:review_worlds', '{WORLDS}');"
-                         f"localStorage.setItem('ut:review:{table}', 'asked');")
+                         f"localStorage.setItem('ut:review:{table}', {json.dumps(commitment)});")
     mine.goto(f"{server}/t/{table}")
     mine.wait_for_selector("#review-list, #review-none", timeout=10_000)
     assert mine.evaluate("document.documentElement.dir") == "rtl"
     assert "you chose" not in mine.inner_text("#review")
     width = mine.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page overflows ({width} px)"
-    close_all([page, watcher, mine], errors)
+    # asked for another match of the table (before a rematch): this one's review waits for a click
+    before = new_page(browser, "en", PHONE, errors)
+    before.add_init_script(f"localStorage.setItem('ut:seat:{table}', {json.dumps(token)});"
+                           f"localStorage.setItem('ut:review:{table}', 'sha256:another-match');")
+    before.goto(f"{server}/t/{table}")
+    before.wait_for_selector("#summary #review-btn")
+    assert not before.query_selector("#review-list, #review-none, #review-progress")
+    close_all([page, watcher, mine, before], errors)

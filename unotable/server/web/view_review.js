@@ -2,7 +2,8 @@
 // server in the background (POST /t/ID/review with the seat token, docs/howto/review-a-match.md).
 // The page asks, shows the progress the server answers, asks again until the review is done,
 // then lists the costliest decisions with the better action. Once asked, a reload asks at once
-// (the server keeps the review with the table, so it answers straight away). A quicker, rougher
+// (the server keeps the review with the table, so it answers straight away). Each match of the
+// table (after a rematch) has its own review, told apart by its seed commitment. A quicker, rougher
 // review: localStorage "ut:review_worlds" (20 to 400 worlds a decision; the server's default, 400).
 
 import { cardList, cardName, parseAction } from "./cards.js";
@@ -28,12 +29,18 @@ function percent(p) {
   return new Intl.NumberFormat(currentLang(), { style: "percent", maximumFractionDigits: 0 }).format(p);
 }
 
+/** The match the summary shows: its seed commitment (a table's matches each have their own). */
+function matchKey(page) {
+  return page.state.table?.deal?.commitment || "match";
+}
+
 /** Ask the server (once now, then every POLL_MS while it is computed); redraw on each answer. */
 export function requestReview(page) {
   const token = store.get(page.tableId, "seat");
   if (!token || page.review?.polling) return;
-  store.set(page.tableId, "review", "asked");
-  page.review = { ...(page.review || { status: "starting", done: 0, total: 0 }), polling: true };
+  const key = matchKey(page);
+  store.set(page.tableId, "review", key);
+  page.review = { key, status: "starting", done: 0, total: 0, polling: true };
   const worlds = Number(localStorage.getItem("ut:review_worlds")) || undefined;
   const ask = async () => {
     let answer;
@@ -45,10 +52,11 @@ export function requestReview(page) {
     } catch {
       answer = { http: 0, code: "offline" };
     }
+    if (page.review?.key !== key) return; // another match's summary by now
     if (answer.http === 202 || answer.http === 200) {
-      page.review = { ...answer, polling: answer.http === 202 };
+      page.review = { ...answer, key, polling: answer.http === 202 };
     } else {
-      page.review = { status: "failed", code: answer.code, polling: false };
+      page.review = { key, status: "failed", code: answer.code, polling: false };
     }
     page.render();
     if (page.review.polling) setTimeout(ask, POLL_MS);
@@ -61,7 +69,8 @@ export function requestReview(page) {
 export function renderReview(page) {
   const me = page.state.you.seat;
   if (me === null || me === undefined || !store.get(page.tableId, "seat")) return null;
-  if (!page.review && store.get(page.tableId, "review") === "asked") queueMicrotask(() => requestReview(page));
+  if (page.review && page.review.key !== matchKey(page)) page.review = null;
+  if (!page.review && store.get(page.tableId, "review") === matchKey(page)) queueMicrotask(() => requestReview(page));
   const r = page.review;
   const box = h("section", { class: "review", id: "review", "aria-labelledby": "review-title", "aria-busy": r?.polling ? "true" : "false" });
   if (!r) {
