@@ -107,11 +107,16 @@ def _play_and_review(server: ServerProc) -> tuple[str, dict[int, str], dict[int,
     assert (got, answer["code"]) == (404, "invalid")
 
     record = fetch_record(server, table)
+    # one review at a time per seat: another number of worlds waits for the first
+    status, started = review(server, table, {"token": tokens[0], "worlds": WORLDS})
+    assert status == 202 and started["status"] in ("queued", "running"), started
+    status, answer = review(server, table, {"token": tokens[0], "worlds": WORLDS + 5})
+    assert (status, answer["code"]) == (429, "rate_limited"), answer
     answers = {}
     for seat in (0, 1):
         first, seen = until_done(server, table, tokens[seat])
-        # it was computed in the background: at least the first answer was the progress
-        assert seen and seen[0]["status"] in ("queued", "running"), seen
+        # it was computed in the background: the first answer was the progress
+        assert seat == 0 or (seen and seen[0]["status"] in ("queued", "running")), seen
         assert first["status"] == "done" and first["seat"] == seat and first["worlds"] == WORLDS
         assert first["done"] == first["total"] > 0
         decisions = first["review"]["decisions"]

@@ -15,8 +15,8 @@ follows it:
   ``malformed`` 400 (not a JSON object with a token), ``invalid`` 404 (no such table or match),
   ``forbidden`` 403 (no token, or a token that holds no seat here: spectators, other tables),
   ``forbidden`` 409 (the match is still being played: its record and seed are secret until it
-  is over), ``rate_limited`` 429 (too many reviews waiting), ``invalid`` 500 (the record did not
-  replay).
+  is over), ``rate_limited`` 429 (this seat's other review is still being made, or too many
+  reviews wait), ``invalid`` 500 (the record did not replay).
 
 Only the token of a seat reviews that seat: the answer holds that seat's hands and the public
 table, never another seat's hand (the sampled worlds stay in the worker). That is no more than the
@@ -84,7 +84,7 @@ class Job:
     total: int = 0
     answer: dict[str, Any] | None = None
     error: str = ""
-    task: asyncio.Task[None] | None = field(default=None, repr=False)
+    task: asyncio.Task[None] | None = field(default=None, repr=False)  # (held: not collected)
 
 
 def _problem(code: ErrorCode, message: str, status: int) -> Response:
@@ -146,7 +146,11 @@ class Reviews:
         if job is None:
             job = self._cached(key)
         if job is None:
-            if sum(1 for j in self.jobs.values() if j.status in ("queued", "running")) >= MAX_WAITING:
+            waiting = [k for k, j in self.jobs.items() if j.status in ("queued", "running")]
+            if any(k[:2] == (table_id, seat) for k in waiting):
+                why = "this seat's review of another match or number of worlds is still being made"
+                return _problem(ErrorCode.RATE_LIMITED, why, 429)
+            if len(waiting) >= MAX_WAITING:
                 why = f"{MAX_WAITING} reviews are waiting; ask again later"
                 return _problem(ErrorCode.RATE_LIMITED, why, 429)
             job = self.jobs[key] = Job()
@@ -198,13 +202,6 @@ class Reviews:
         job.answer, job.status = answer, "done"
         job.done = job.total = answer["total"]
         self._keep(key, job)
-
-    async def close(self) -> None:
-        for job in list(self.jobs.values()):
-            if job.task is not None and not job.task.done():
-                job.task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await job.task
 
 
 async def _body(request: Request) -> tuple[str, int | None, int] | Response:
