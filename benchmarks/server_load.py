@@ -62,6 +62,7 @@ class Stats:
     all: list[float] = field(default_factory=list)
     actions: int = 0
     errors: dict[str, int] = field(default_factory=dict)
+    error_samples: list[str] = field(default_factory=list)  # the first few refusals, in words
     lost_races: int = 0
     rounds: int = 0
     measuring: bool = False
@@ -157,6 +158,8 @@ async def player(
                     stats.lost_races += 1
                 elif stats.measuring:
                     stats.errors[code] = stats.errors.get(code, 0) + 1
+                    if len(stats.error_samples) < 5:
+                        stats.error_samples.append(f"{code}: {msg['message']}")
                 continue
             if kind != "update":
                 continue
@@ -206,6 +209,21 @@ def _proc_stats(pid: int) -> tuple[float, int]:
     with open(f"/proc/{pid}/status") as f:
         rss = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:"))
     return cpu, rss
+
+
+def _thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds used so far by process ``pid``'s event loop (its main thread) and by its other
+    threads together (the store's worker and checkpoints, the default executor)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    out = {"main": 0.0, "threads": 0.0}
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        out["main" if int(task) == pid else "threads"] += (int(fields[11]) + int(fields[12])) / ticks
+    return out
 
 
 def _start_server(
@@ -344,6 +362,7 @@ async def _run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
     ready.set()
     await asyncio.sleep(args.warmup)
     cpu0 = [_proc_stats(s.pid) for s in servers]
+    threads0 = _thread_cpu(servers[0].pid) if servers else {}
     accepted0 = sum(_accepted(b) for b in bases)
     profiler = None
     if getattr(args, "profile", None) and servers:
@@ -360,6 +379,7 @@ async def _run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
     await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.time() - t0
     cpu1 = [_proc_stats(s.pid) for s in servers]
+    threads1 = _thread_cpu(servers[0].pid) if servers else {}
     accepted = sum(_accepted(b) for b in bases) - accepted0
     if profiler is not None:
         profiler.wait(timeout=60)
@@ -377,6 +397,7 @@ async def _run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
         server.wait(timeout=30)
     actions = max(1, stats.actions)
     server_cpu = sum(b[0] - a[0] for a, b in zip(cpu0, cpu1, strict=True))
+    thread_delta = {k: v - threads0.get(k, 0.0) for k, v in threads1.items()}
     redis_delta = {k: v - redis0.get(k, 0) for k, v in redis1.items() if v - redis0.get(k, 0) > 0}
     return {
         "nodes": len(bases),
@@ -393,12 +414,17 @@ async def _run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
             "p999": pct(stats.all, 0.999),
         },
         "errors": stats.errors,
+        "error_samples": stats.error_samples,
         "lost_races": stats.lost_races,
         "rounds": stats.rounds,
         "tree": getattr(args, "tree", None) or ".",
         "server_cpu_share": round(server_cpu / elapsed, 3) if servers else None,
         "accepted_commands": accepted,
         "server_cpu_ms_per_accepted": round(server_cpu * 1000 / max(1, accepted), 3) if servers else None,
+        "server_cpu_ms_per_accepted_by_thread": {
+            name: round(spent * 1000 / max(1, accepted), 3)
+            for name, spent in sorted(thread_delta.items(), key=lambda kv: -kv[1])
+        },
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "server_rss_per_table_kb": round(sum(b[1] for b in cpu1) / 1024 / max(1, len(tables)), 1)
         if servers
