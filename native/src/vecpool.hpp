@@ -686,7 +686,7 @@ struct VecCore {
                 learner = static_cast<int>(r.randbelow(static_cast<uint32_t>(n)));
             }
             v.learner = static_cast<int8_t>(learner);
-            for (int s = 0, q = 0; s < n; s++) v.bot[s] = s == learner ? BOT_LEARNER : o.specs[q++];
+            for (int s = 0, q = 0; s < n; s++) v.bot[s] = s == learner ? static_cast<int8_t>(BOT_LEARNER) : o.specs[q++];
             for (int s = 0; s < n; s++)
                 if (s != learner) seed_rng(rng_of(i, s), derive_seed(seed, "seat", s, true));
         } else {

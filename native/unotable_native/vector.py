@@ -139,7 +139,7 @@ class VecPool:
 
     def reset(self, seeds: Sequence[int]) -> None:
         """Start every table from its seed: table ``i`` deals ``Game.new(seats, ruleset, seeds[i])``."""
-        seeds = list(seeds)
+        seeds = [int(s) for s in seeds]  # as PythonBackend reads them
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} envs")
         words = [seed_words(s) for s in seeds]  # RulesetError for a seed Game.new refuses
