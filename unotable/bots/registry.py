@@ -29,6 +29,7 @@ from typing import Any
 from unotable.bots.base import Bot
 from unotable.bots.heuristic import HeuristicBot
 from unotable.bots.ismcts import IsmctsBot
+from unotable.bots.learned import LearnedBot
 from unotable.bots.mixbot import MixBot
 from unotable.bots.random_bot import RandomBot
 from unotable.bots.random_stuck import RandomStuckBot
@@ -55,6 +56,7 @@ _BUILT_IN: dict[str, Callable[..., Bot]] = {
     "ismcts": IsmctsBot,
     "random-stuck": RandomStuckBot,  # the anchors' opponent and bot (docs/bots.md)
     "mixbot": MixBot,
+    "learned": LearnedBot,  # the heuristic with a value network's turn choices (docs/bots.md)
 }
 
 
