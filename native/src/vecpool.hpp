@@ -425,7 +425,7 @@ struct VecCore {
         Table& t = v.t;
         if (!scored) round_end(v, true);
         if (o.match && t.phase == PH_MATCH_OVER && t.match_reason != MR_NONE) {
-            int every[MAXS];
+            int every[MAXS] = {0};
             int m = 0;
             for (int s = 0; s < n; s++) if (!v.term[s]) every[m++] = s;
             if (o.reward == RW_WIN) {
@@ -434,7 +434,7 @@ struct VecCore {
                 add_win(v, t.match_winners, nw, every, m, false);
             } else if (o.reward == RW_RANK) {
                 bool low = R.scoring == SC_LOW || R.scoring == SC_ELIMINATION;
-                double key[MAXS];
+                double key[MAXS] = {0};
                 for (int s = 0; s < n; s++) key[s] = low ? static_cast<double>(t.scores[s]) : -static_cast<double>(t.scores[s]);
                 double out[MAXS];
                 ranked(every, m, key, out);
