@@ -420,6 +420,7 @@ struct Pool {
         }
         t.ndraw = static_cast<int16_t>(from_list(d["draw"], t.draw, MAXC, "draw"));
         t.ndiscard = static_cast<int16_t>(from_list(d["discard"], t.discard, MAXC, "discard"));
+        for (int k = 0; k < t.ndiscard; k++) t.dcount[t.discard[k]]++;
         t.nset = static_cast<int16_t>(from_list(d["set_aside"], t.set_aside, MAXC, "set_aside"));
         t.nwd4 = static_cast<int16_t>(from_list(d["wd4_hand"], t.wd4_hand, MAXC, "wd4_hand"));
         if (total + t.ndraw + t.ndiscard + t.nset > MAXC) throw std::invalid_argument("more than 168 cards");

@@ -131,9 +131,13 @@ struct Table {
     uint8_t seed_len;
     uint32_t seed_words[8];  // the seed, least significant word first (the referee's secret)
     // The public history of the round for observations (unotable.env.spaces.History): per seat its
-    // last 4 actions, newest first, as (kind, card + 1, named colour + 1, target or -1, top, colour).
-    int8_t hist[MAXS][4][6];
+    // last 4 actions, newest first, 6 bytes each as the observation holds them (kind, card + 1,
+    // named colour + 1, target + 1 (0: none; made relative to the observer by encode), top + 1,
+    // colour + 1), unused entries zero.
+    uint8_t hist[MAXS][24];
     uint8_t hist_n[MAXS];
+    // The discard pile's count of each card id (the observation's discard counts), kept with it.
+    uint8_t dcount[NIDS];
 
     uint8_t* hand(int s) { return hcards[slot[s]]; }
     const uint8_t* hand(int s) const { return hcards[slot[s]]; }
@@ -156,6 +160,10 @@ struct Table {
         const uint8_t* h = hand(s);
         for (int k = hsize(s) - 1; k >= 0; k--) if (h[k] == c) return true;
         return false;
+    }
+    void discard_push(int c) {
+        discard[ndiscard++] = static_cast<uint8_t>(c);
+        dcount[c]++;
     }
     void hand_push(int s, int c) { hcards[slot[s]][hlen[slot[s]]++] = static_cast<uint8_t>(c); }
     // list.remove(c): the first copy
@@ -472,6 +480,8 @@ struct Engine {
             if (m == 0) return -1;
             t.discard[0] = t.discard[t.ndiscard - 1];
             t.ndiscard = 1;
+            std::memset(t.dcount, 0, sizeof(t.dcount));
+            t.dcount[t.discard[0]] = 1;
             t.nset = 0;
             t.rng.shuffle(t.draw, m);
             t.ndraw = static_cast<int16_t>(m);
@@ -748,7 +758,10 @@ struct Engine {
     // CL-ACT-19, NM-10: cards slipped face up under the top card
     void slip(int s, const uint8_t* cards, int m) {
         int top = t.discard[t.ndiscard - 1];
-        for (int i = 0; i < m; i++) t.discard[t.ndiscard - 1 + i] = cards[i];
+        for (int i = 0; i < m; i++) {
+            t.discard[t.ndiscard - 1 + i] = cards[i];
+            t.dcount[cards[i]]++;
+        }
         t.ndiscard = static_cast<int16_t>(t.ndiscard + m);
         t.discard[t.ndiscard - 1] = static_cast<uint8_t>(top);
         hand_changed(s);
@@ -807,7 +820,7 @@ struct Engine {
         t.called[p] = false;
         t.exposed[p] = false;
         t.fresh[p] = true;
-        t.discard[t.ndiscard++] = static_cast<uint8_t>(c);
+        t.discard_push(c);
         t.top_player = static_cast<int8_t>(p);
         t.drawn = -1;
         t.auto_passes = 0;
@@ -1145,12 +1158,13 @@ struct Engine {
             for (int k = 0; k < m; k++) t.hand_push(order[k], deck[--top]);
         t.ndraw = static_cast<int16_t>(top);
         t.ndiscard = 0;
+        std::memset(t.dcount, 0, sizeof(t.dcount));
         int first = t.next_seat(t.dealer);
         if (R.nm) {  // SET-13
             int c;
             while (true) {
                 c = t.draw[--t.ndraw];
-                t.discard[t.ndiscard++] = static_cast<uint8_t>(c);
+                t.discard_push(c);
                 if (id_number(c)) break;
             }
             t.color = static_cast<int8_t>(id_color(c));
@@ -1167,7 +1181,7 @@ struct Engine {
             }
             break;
         }
-        t.discard[t.ndiscard++] = static_cast<uint8_t>(c);
+        t.discard_push(c);
         t.color = static_cast<int8_t>(id_color(c));
         int rank = id_rank(c);
         if (id_wild(c)) {  // SET-11

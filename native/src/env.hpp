@@ -51,21 +51,22 @@ inline void write_mask(const Act* legal, int k, int seat, int n, uint8_t* mask) 
     for (int i = 0; i < k; i++) mask[index_of(legal[i], seat, n)] = 1;
 }
 
-// spaces.History.push: record `seat`'s action with the top card and colour before it
+// spaces.History.push: record `seat`'s action with the top card and colour before it, already as
+// the observation's bytes (the target absolute, + 1; encode makes it relative to the observer)
 inline void history_push(Table& t, int seat, const Act& a) {
-    static const int8_t kinds[9] = {1, 3, 4, 5, 6, 7, 8, 9, 0};
-    int8_t e[6];
+    static const uint8_t kinds[9] = {1, 3, 4, 5, 6, 7, 8, 9, 0};
+    uint8_t e[6];
     e[0] = a.kind == K_PLAY ? (a.uno ? 2 : 1) : kinds[a.kind];
     if (e[0] == 0) return;
-    e[1] = static_cast<int8_t>(a.kind == K_PLAY ? a.card + 1 : 0);
-    e[2] = static_cast<int8_t>((a.kind == K_PLAY || a.kind == K_CHOOSE) && a.color >= 0 ? a.color + 1 : 0);
-    e[3] = static_cast<int8_t>(a.kind == K_PLAY || a.kind == K_CHOOSE || a.kind == K_CATCH ? a.target : -1);
-    e[4] = static_cast<int8_t>(t.top());
-    e[5] = t.color;
-    int m = t.hist_n[seat] < 4 ? t.hist_n[seat] + 1 : 4;
-    std::memmove(t.hist[seat][1], t.hist[seat][0], static_cast<size_t>(3 * 6));
-    std::memcpy(t.hist[seat][0], e, 6);
-    t.hist_n[seat] = static_cast<uint8_t>(m);
+    e[1] = static_cast<uint8_t>(a.kind == K_PLAY ? a.card + 1 : 0);
+    e[2] = static_cast<uint8_t>((a.kind == K_PLAY || a.kind == K_CHOOSE) && a.color >= 0 ? a.color + 1 : 0);
+    e[3] = static_cast<uint8_t>(a.kind == K_PLAY || a.kind == K_CHOOSE || a.kind == K_CATCH ? a.target + 1 : 0);
+    e[4] = static_cast<uint8_t>(t.top() + 1);
+    e[5] = static_cast<uint8_t>(t.color + 1);
+    uint8_t* h = t.hist[seat];
+    std::memmove(h + 6, h, 18);
+    std::memcpy(h, e, 6);
+    if (t.hist_n[seat] < 4) t.hist_n[seat]++;
 }
 
 inline void history_clear(Table& t) {
@@ -74,12 +75,14 @@ inline void history_clear(Table& t) {
 }
 
 inline uint8_t cap(long long x) { return static_cast<uint8_t>(x > 255 ? 255 : (x < 0 ? 0 : x)); }
+inline uint8_t cap_pos(int x) { return static_cast<uint8_t>(x > 255 ? 255 : x); }  // x >= 0
 
 // spaces.encode of the seat's PlayerView (views.player_view) and the table's history.
 // `legal`/`k` are the seat's legal actions now (for the challenge byte), `block` the ruleset block.
+// The discard counts and the history are kept in the table in their encoded form and copied.
 inline void encode(const Rules& R, const Table& t, int me, const Act* legal, int k, const uint8_t* block,
                    int target_score, uint8_t* out) {
-    std::memset(out, 0, OBS_SIZE);
+    std::memset(out, 0, O_SEATS);
     const int n = t.n;
     const uint8_t* h = t.hand(me);
     // (no cap needed on the counts: a deck holds at most 8 copies of a card)
@@ -90,57 +93,63 @@ inline void encode(const Rules& R, const Table& t, int me, const Act* legal, int
     if (t.phase == PH_CHOOSE_COLOR) out[O_AWAIT + t.color_reason] = 1;
     out[O_PENDING] = cap(t.pending);
     if (t.pending_card >= 0) out[O_PENDING_CARD + t.pending_card] = 1;
-    for (int i = 0; i < k; i++) if (legal[i].kind == K_CHALLENGE) out[O_MAY_CHALLENGE] = 1;
+    if (t.phase == PH_RESPOND)  // a challenge is only ever legal in a response
+        for (int i = 0; i < k; i++) if (legal[i].kind == K_CHALLENGE) out[O_MAY_CHALLENGE] = 1;
     out[O_PHASE + t.phase] = 1;
     out[O_DIRECTION] = t.direction == 1 ? 0 : 1;
-    out[O_DRAW_SIZE] = cap(t.ndraw);
-    out[O_DISCARD_SIZE] = cap(t.ndiscard);
+    out[O_DRAW_SIZE] = cap_pos(t.ndraw);
+    out[O_DISCARD_SIZE] = cap_pos(t.ndiscard);
     out[O_ROUND_NO] = cap(t.round_no);
     out[O_NUM_SEATS] = static_cast<uint8_t>(n);
-    out[O_SEATS_IN_ROUND] = static_cast<uint8_t>(t.seats_in_round());
     // views.public_seats_to_act
-    bool live = t.phase < PH_ROUND_OVER;
-    int catchable = 0;
-    for (int s = 0; s < n; s++) if (t.exposed[s] && t.in_round[s]) catchable++;
+    const bool live = t.phase < PH_ROUND_OVER;
+    int catchable = 0, in_round = 0;
+    for (int s = 0; s < n; s++) {
+        catchable += t.exposed[s] && t.in_round[s];
+        in_round += t.in_round[s];
+    }
+    out[O_SEATS_IN_ROUND] = static_cast<uint8_t>(in_round);
+    const bool catching = R.uno_penalty && catchable > 0;
     for (int r = 0, s = me; r < n; r++, s = s + 1 == n ? 0 : s + 1) {
         uint8_t* o = out + O_SEATS + 14 * r;
+        const int size = t.hsize(s);
         o[0] = 1;
-        o[1] = cap(t.hsize(s));
+        o[1] = cap_pos(size);
         o[2] = t.in_round[s];
-        o[3] = t.called[s] && t.hsize(s) == 1;
+        o[3] = t.called[s] && size == 1;
         o[4] = t.exposed[s];
         o[5] = t.knocked[s];
         o[6] = t.eliminated[s];
-        o[7] = R.partnership && s % 2 == me % 2;
+        o[7] = R.partnership && ((s ^ me) & 1) == 0;
         o[8] = s == t.dealer;
         o[9] = s == t.active;
         o[10] = s == t.top_player;
-        long long num = static_cast<long long>(t.scores[s]) * 255;
-        long long q = num / target_score;
-        if ((num % target_score != 0) && ((num < 0) != (target_score < 0))) q--;  // Python's floor division
-        o[11] = cap(q);
+        uint8_t score = 0;
+        if (t.scores[s] != 0) {
+            long long num = static_cast<long long>(t.scores[s]) * 255;
+            long long q = num / target_score;
+            if ((num % target_score != 0) && ((num < 0) != (target_score < 0))) q--;  // Python's floor division
+            score = cap(q);
+        }
+        o[11] = score;
         o[12] = cap(t.round_wins[s]);
         bool acts = false;
         if (live && t.in_round[s]) {
-            bool may_call = t.hsize(s) == 1 && !t.called[s];
-            bool may_catch = R.uno_penalty && (catchable - (t.exposed[s] && t.in_round[s] ? 1 : 0)) > 0;
+            bool may_call = size == 1 && !t.called[s];
+            bool may_catch = catching && (catchable - (t.exposed[s] ? 1 : 0)) > 0;
             acts = s == t.active || may_call || may_catch;
         }
         o[13] = acts;
     }
-    for (int i = 0; i < t.ndiscard; i++) out[O_DISCARD_COUNTS + t.discard[i]]++;
-    for (int r = 0, s = me; r < n; r++, s = s + 1 == n ? 0 : s + 1) {
-        uint8_t* o = out + O_HISTORY + 24 * r;
-        for (int i = 0; i < t.hist_n[s]; i++, o += 6) {
-            const int8_t* e = t.hist[s][i];
-            o[0] = static_cast<uint8_t>(e[0]);
-            o[1] = static_cast<uint8_t>(e[1]);
-            o[2] = static_cast<uint8_t>(e[2]);
-            o[3] = static_cast<uint8_t>(e[3] < 0 ? 0 : rel_of(e[3], me, n) + 1);
-            o[4] = static_cast<uint8_t>(e[4] + 1);
-            o[5] = static_cast<uint8_t>(e[5] + 1);
-        }
+    std::memset(out + O_SEATS + 14 * n, 0, static_cast<size_t>(14 * (MAXS - n)));
+    std::memcpy(out + O_DISCARD_COUNTS, t.dcount, NIDS);
+    uint8_t* o = out + O_HISTORY;
+    for (int r = 0, s = me; r < n; r++, s = s + 1 == n ? 0 : s + 1, o += 24) {
+        std::memcpy(o, t.hist[s], 24);
+        for (int i = 0, m = t.hist_n[s]; i < m; i++)
+            if (o[6 * i + 3]) o[6 * i + 3] = static_cast<uint8_t>(rel_of(o[6 * i + 3] - 1, me, n) + 1);
     }
+    std::memset(o, 0, static_cast<size_t>(24 * (MAXS - n)));
     std::memcpy(out + O_RULESET, block, RULESET_SIZE);
 }
 
