@@ -80,6 +80,15 @@ struct Pool {
     int target_score;
     std::vector<uint8_t> scratch_obs, scratch_mask;
     std::vector<Act> picks;  // step's checked actions, one per table
+    // The legal actions of each table's active seat as write_row last found them, so that step
+    // checks its actions without generating them again; k < 0: not known (any other access to the
+    // table, through at(), forgets them).
+    static constexpr int KEEP = 48;
+    struct Kept {
+        int16_t k;
+        Act a[KEEP];
+    };
+    std::vector<Kept> kept;
 
     Pool(int num_envs, int seats_, const StrDict& cfg, const std::vector<int>& deck, const std::vector<int>& points,
          nb::bytes ruleset_block)
@@ -128,6 +137,8 @@ struct Pool {
         tables.resize(static_cast<size_t>(num_envs));
         prng.resize(static_cast<size_t>(num_envs));
         picks.resize(static_cast<size_t>(num_envs));
+        kept.resize(static_cast<size_t>(num_envs));
+        forget_all();
         scratch_obs.resize(OBS_SIZE);
         scratch_mask.resize(NUM_ACTIONS);
         std::vector<uint32_t> zero{0};
@@ -136,7 +147,12 @@ struct Pool {
 
     Table& at(int i) {
         if (i < 0 || static_cast<size_t>(i) >= tables.size()) throw nb::index_error("no such table");
+        kept[static_cast<size_t>(i)].k = -1;
         return tables[static_cast<size_t>(i)];
+    }
+
+    void forget_all() {
+        for (auto& c : kept) c.k = -1;
     }
 
     void check_seat(int seat) const {
@@ -227,6 +243,7 @@ struct Pool {
         int64_t total_rounds = 0, decisions = 0, matches = 0, truncated = 0;
         {
             nb::gil_scoped_release release;
+            forget_all();
             const uint64_t n_envs = tables.size();
             Act legal[MAXA];
             for (size_t i = 0; i < tables.size(); i++) {
@@ -299,6 +316,13 @@ struct Pool {
         encode(R, t, s, legal, k, block, target_score, obs + i * OBS_SIZE);
         write_mask(legal, k, s, t.n, mask + i * NUM_ACTIONS);
         seat[i] = static_cast<int8_t>(s);
+        Kept& c = kept[i];
+        if (k <= KEEP) {
+            std::memcpy(c.a, legal, sizeof(Act) * static_cast<size_t>(k));
+            c.k = static_cast<int16_t>(k);
+        } else {
+            c.k = -1;
+        }
     }
 
     // One decision per table: actions[i] (an index of spaces.py's layout) by table i's active seat.
@@ -320,12 +344,17 @@ struct Pool {
             std::vector<Act>& pick = picks;  // sized once, at construction
             for (size_t i = 0; i < n && bad < 0; i++) {
                 Table& t = tables[i];
-                int k = Engine{R, t}.legal(t.active, legal);
+                const Act* acts = kept[i].a;
+                int k = kept[i].k;
+                if (k < 0) {
+                    k = Engine{R, t}.legal(t.active, legal);
+                    acts = legal;
+                }
                 int want = actions.data()[i];
                 bool found = false;
                 for (int j = 0; j < k && !found; j++)
-                    if (index_of(legal[j], t.active, t.n) == want) {
-                        pick[i] = legal[j];
+                    if (index_of(acts[j], t.active, t.n) == want) {
+                        pick[i] = acts[j];
                         found = true;
                     }
                 if (!found) bad = static_cast<int64_t>(i);
@@ -455,6 +484,7 @@ struct Pool {
             t.scores[s] = nb::cast<int32_t>(scores[static_cast<size_t>(s)]);
             t.round_wins[s] = nb::cast<int32_t>(wins[static_cast<size_t>(s)]);
         }
+        Engine::refresh_score_obs(t, R.target_score);
         t.match_winners = 0;
         for (nb::handle h : d["match_winners"]) t.match_winners |= static_cast<uint16_t>(1u << nb::cast<int>(h));
         std::vector<uint32_t> seed = nb::cast<std::vector<uint32_t>>(d["seed_words"]);

@@ -127,6 +127,7 @@ struct Table {
     bool in_round[MAXS], eliminated[MAXS], knocked[MAXS], exposed[MAXS], called[MAXS], caught[MAXS],
         fresh[MAXS];
     int32_t scores[MAXS], round_wins[MAXS];
+    uint8_t score_obs[MAXS];  // the observation's score bytes, min(255, score * 255 // target), kept with scores
     uint16_t match_winners;  // a bit per seat
     uint8_t seed_len;
     uint32_t seed_words[8];  // the seed, least significant word first (the referee's secret)
@@ -136,6 +137,7 @@ struct Table {
     // colour + 1), unused entries zero.
     uint8_t hist[MAXS][24];
     uint8_t hist_n[MAXS];
+    uint8_t hist_t[MAXS];  // a bit per history entry (bit i: entry i) whose target byte is set
     // The discard pile's count of each card id (the observation's discard counts), kept with it.
     uint8_t dcount[NIDS];
 
@@ -394,17 +396,24 @@ struct Engine {
         int trank = id_color(top) >= 0 ? id_rank(top) : -1;
         const uint8_t* h = t.hand(seat);
         int m = t.hsize(seat);
-        bool seen[NIDS] = {};
+        uint64_t seen[2] = {0, 0};  // a bit per card id
         for (int i = 0; i < m; i++) {
             int c = h[i];
-            if (seen[c]) continue;
+            uint64_t bit = uint64_t{1} << (c & 63);
+            if (seen[c >> 6] & bit) continue;
             int col = id_color(c);
             if (col >= 0) {
                 if (col != color && id_rank(c) != trank) continue;
+                if (R.simple[c]) {  // add_plays of a card that leaves m - 1 cards and needs no target
+                    seen[c >> 6] |= bit;
+                    out[k++] = mk(K_PLAY, c, -1, -1, false);
+                    if (m == 2) out[k++] = mk(K_PLAY, c, -1, -1, true);
+                    continue;
+                }
             } else if (R.strict_wd4 && c == C_WD4 && !wd4_is_legal(seat, color)) {
                 continue;
             }
-            seen[c] = true;
+            seen[c >> 6] |= bit;
             add_plays(seat, c, out, k);
         }
     }
@@ -576,7 +585,22 @@ struct Engine {
         return v;
     }
 
+    // The observation's score byte of every seat (spaces.encode: _cap(score * 255 // target_score))
+    static void refresh_score_obs(Table& t, int target_score) {
+        for (int s = 0; s < t.n; s++) {
+            long long num = static_cast<long long>(t.scores[s]) * 255;
+            long long q = num / target_score;
+            if ((num % target_score != 0) && ((num < 0) != (target_score < 0))) q--;  // Python's floor division
+            t.score_obs[s] = static_cast<uint8_t>(q > 255 ? 255 : (q < 0 ? 0 : q));
+        }
+    }
+
     void score_round(int winner) {
+        score_round_points(winner);
+        refresh_score_obs(t, R.target_score);
+    }
+
+    void score_round_points(int winner) {
         const int n = t.n;
         int values[MAXS];
         int nknocked = 0;

@@ -2,6 +2,9 @@
 // and the 854-byte observation, written byte for byte as spaces.index_of, legal_mask and encode do.
 #pragma once
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core.hpp"
 
@@ -21,33 +24,42 @@ inline int rel_of(int target, int seat, int n) {
     return r < 0 ? r + n : r;
 }
 
-// spaces.index_of
+// spaces.index_of (plays first: the most common kind, tested without a jump table)
 inline int index_of(const Act& a, int seat, int n) {
-    switch (a.kind) {
-        case K_PLAY: {
-            int c = a.card, u = a.uno ? 1 : 0;
-            if (c < 64) {
-                if (a.target < 0) return 2 * c + u;
-                return 128 + 2 * (9 * id_color(c) + rel_of(a.target, seat, n) - 1) + u;
-            }
-            int s = a.color < 0 ? 0 : 1 + a.color;
-            if (a.target < 0) return 200 + 2 * (5 * (c - 64) + s) + u;
-            return 300 + 2 * (9 * s + rel_of(a.target, seat, n) - 1) + u;
+    if (a.kind == K_PLAY) {
+        int c = a.card, u = a.uno ? 1 : 0;
+        if (c < 64) {
+            if (a.target < 0) return 2 * c + u;
+            return 128 + 2 * (9 * id_color(c) + rel_of(a.target, seat, n) - 1) + u;
         }
-        case K_DRAW: return 390;
-        case K_PASS: return 391;
-        case K_ACCEPT: return 392;
-        case K_CHALLENGE: return 393;
-        case K_CHOOSE: return 394 + 10 * a.color + (a.target < 0 ? 0 : rel_of(a.target, seat, n));
-        case K_CALL: return 434;
-        case K_CATCH: return 435 + rel_of(a.target, seat, n) - 1;
-        default: return NOOP;
+        int s = a.color < 0 ? 0 : 1 + a.color;
+        if (a.target < 0) return 200 + 2 * (5 * (c - 64) + s) + u;
+        return 300 + 2 * (9 * s + rel_of(a.target, seat, n) - 1) + u;
     }
+    if (a.kind <= K_CHALLENGE) return 389 + a.kind;  // draw 390, pass 391, accept 392, challenge 393
+    if (a.kind == K_CHOOSE) return 394 + 10 * a.color + (a.target < 0 ? 0 : rel_of(a.target, seat, n));
+    if (a.kind == K_CALL) return 434;
+    if (a.kind == K_CATCH) return 435 + rel_of(a.target, seat, n) - 1;
+    return NOOP;
+}
+
+// Zero BYTES (>= 16) bytes with unrolled 16-byte stores (the last one may overlap), not a call
+template <int BYTES>
+inline void zero_bytes(uint8_t* p) {
+    static_assert(BYTES >= 16, "at least one store");
+#if defined(__SSE2__)
+    const __m128i z = _mm_setzero_si128();
+#pragma GCC unroll 64
+    for (int i = 0; i + 16 <= BYTES; i += 16) _mm_storeu_si128(reinterpret_cast<__m128i*>(p + i), z);
+    if (BYTES % 16) _mm_storeu_si128(reinterpret_cast<__m128i*>(p + BYTES - 16), z);
+#else
+    std::memset(p, 0, BYTES);
+#endif
 }
 
 // spaces.legal_mask (no NOOP: the core's tables ask only the active seat, which always has a turn action)
 inline void write_mask(const Act* legal, int k, int seat, int n, uint8_t* mask) {
-    std::memset(mask, 0, NUM_ACTIONS);
+    zero_bytes<NUM_ACTIONS>(mask);
     for (int i = 0; i < k; i++) mask[index_of(legal[i], seat, n)] = 1;
 }
 
@@ -67,23 +79,26 @@ inline void history_push(Table& t, int seat, const Act& a) {
     std::memmove(h + 6, h, 18);
     std::memcpy(h, e, 6);
     if (t.hist_n[seat] < 4) t.hist_n[seat]++;
+    t.hist_t[seat] = static_cast<uint8_t>(((t.hist_t[seat] << 1) | (e[3] != 0)) & 0xF);
 }
 
 inline void history_clear(Table& t) {
     std::memset(t.hist, 0, sizeof(t.hist));
     std::memset(t.hist_n, 0, sizeof(t.hist_n));
+    std::memset(t.hist_t, 0, sizeof(t.hist_t));
 }
 
 inline uint8_t cap(long long x) { return static_cast<uint8_t>(x > 255 ? 255 : (x < 0 ? 0 : x)); }
 inline uint8_t cap_pos(int x) { return static_cast<uint8_t>(x > 255 ? 255 : x); }  // x >= 0
 
-// spaces.encode of the seat's PlayerView (views.player_view) and the table's history.
-// `legal`/`k` are the seat's legal actions now (for the challenge byte), `block` the ruleset block.
-// The discard counts and the history are kept in the table in their encoded form and copied.
-inline void encode(const Rules& R, const Table& t, int me, const Act* legal, int k, const uint8_t* block,
-                   int target_score, uint8_t* out) {
-    std::memset(out, 0, O_SEATS);
-    const int n = t.n;
+// spaces.encode of the seat's PlayerView (views.player_view) and the table's history, for N seats
+// (a constant, so that the per-seat loops unroll). `legal`/`k` are the seat's legal actions now
+// (for the challenge byte), `block` the ruleset block. The discard counts and the history are
+// kept in the table in their encoded form and copied.
+template <int N>
+inline void encode_n(const Rules& R, const Table& t, int me, const Act* legal, int k, const uint8_t* block,
+                     int /*target_score: in the table's score_obs*/, uint8_t* out) {
+    zero_bytes<O_RULESET>(out);
     const uint8_t* h = t.hand(me);
     // (no cap needed on the counts: a deck holds at most 8 copies of a card)
     for (int i = 0, m = t.hsize(me); i < m; i++) out[O_HAND + h[i]]++;
@@ -100,57 +115,60 @@ inline void encode(const Rules& R, const Table& t, int me, const Act* legal, int
     out[O_DRAW_SIZE] = cap_pos(t.ndraw);
     out[O_DISCARD_SIZE] = cap_pos(t.ndiscard);
     out[O_ROUND_NO] = cap(t.round_no);
-    out[O_NUM_SEATS] = static_cast<uint8_t>(n);
+    out[O_NUM_SEATS] = static_cast<uint8_t>(N);
     // views.public_seats_to_act
     const bool live = t.phase < PH_ROUND_OVER;
     int catchable = 0, in_round = 0;
-    for (int s = 0; s < n; s++) {
-        catchable += t.exposed[s] && t.in_round[s];
+    for (int s = 0; s < N; s++) {
+        catchable += t.exposed[s] & t.in_round[s];
         in_round += t.in_round[s];
     }
     out[O_SEATS_IN_ROUND] = static_cast<uint8_t>(in_round);
     const bool catching = R.uno_penalty && catchable > 0;
-    for (int r = 0, s = me; r < n; r++, s = s + 1 == n ? 0 : s + 1) {
+    for (int r = 0; r < N; r++) {
+        const int s = me + r < N ? me + r : me + r - N;
         uint8_t* o = out + O_SEATS + 14 * r;
         const int size = t.hsize(s);
         o[0] = 1;
         o[1] = cap_pos(size);
         o[2] = t.in_round[s];
-        o[3] = t.called[s] && size == 1;
+        o[3] = t.called[s] & (size == 1);
         o[4] = t.exposed[s];
         o[5] = t.knocked[s];
         o[6] = t.eliminated[s];
-        o[7] = R.partnership && ((s ^ me) & 1) == 0;
+        o[7] = R.partnership & (((s ^ me) & 1) == 0);
         o[8] = s == t.dealer;
         o[9] = s == t.active;
         o[10] = s == t.top_player;
-        uint8_t score = 0;
-        if (t.scores[s] != 0) {
-            long long num = static_cast<long long>(t.scores[s]) * 255;
-            long long q = num / target_score;
-            if ((num % target_score != 0) && ((num < 0) != (target_score < 0))) q--;  // Python's floor division
-            score = cap(q);
-        }
-        o[11] = score;
+        o[11] = t.score_obs[s];  // (Engine::refresh_score_obs, the ruleset's target_score)
         o[12] = cap(t.round_wins[s]);
-        bool acts = false;
-        if (live && t.in_round[s]) {
-            bool may_call = size == 1 && !t.called[s];
-            bool may_catch = catching && (catchable - (t.exposed[s] ? 1 : 0)) > 0;
-            acts = s == t.active || may_call || may_catch;
-        }
-        o[13] = acts;
+        bool may_call = size == 1 && !t.called[s];
+        bool may_catch = catching && (catchable - t.exposed[s]) > 0;
+        o[13] = live & t.in_round[s] & ((s == t.active) | may_call | may_catch);
     }
-    std::memset(out + O_SEATS + 14 * n, 0, static_cast<size_t>(14 * (MAXS - n)));
     std::memcpy(out + O_DISCARD_COUNTS, t.dcount, NIDS);
-    uint8_t* o = out + O_HISTORY;
-    for (int r = 0, s = me; r < n; r++, s = s + 1 == n ? 0 : s + 1, o += 24) {
+    for (int r = 0; r < N; r++) {
+        const int s = me + r < N ? me + r : me + r - N;
+        uint8_t* o = out + O_HISTORY + 24 * r;
         std::memcpy(o, t.hist[s], 24);
-        for (int i = 0, m = t.hist_n[s]; i < m; i++)
-            if (o[6 * i + 3]) o[6 * i + 3] = static_cast<uint8_t>(rel_of(o[6 * i + 3] - 1, me, n) + 1);
+        for (unsigned m = t.hist_t[s]; m; m &= m - 1) {  // the entries with a target
+            uint8_t* x = o + 6 * __builtin_ctz(m) + 3;
+            *x = static_cast<uint8_t>(rel_of(*x - 1, me, N) + 1);
+        }
     }
-    std::memset(o, 0, static_cast<size_t>(24 * (MAXS - n)));
     std::memcpy(out + O_RULESET, block, RULESET_SIZE);
+}
+
+inline void encode(const Rules& R, const Table& t, int me, const Act* legal, int k, const uint8_t* block,
+                   int target_score, uint8_t* out) {
+    switch (t.n) {
+#define UNO_ENCODE_CASE(N) \
+    case N: encode_n<N>(R, t, me, legal, k, block, target_score, out); break;
+        UNO_ENCODE_CASE(2) UNO_ENCODE_CASE(3) UNO_ENCODE_CASE(4) UNO_ENCODE_CASE(5) UNO_ENCODE_CASE(6)
+        UNO_ENCODE_CASE(7) UNO_ENCODE_CASE(8) UNO_ENCODE_CASE(9) UNO_ENCODE_CASE(10)
+#undef UNO_ENCODE_CASE
+        default: break;
+    }
 }
 
 }  // namespace uno

@@ -42,20 +42,19 @@ struct Rng {
     }
 
     uint32_t next32() {
-        static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
         uint32_t y;
         if (mti >= N) {
             int kk;
             for (kk = 0; kk < N - 397; kk++) {
                 y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-                mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
+                mt[kk] = mt[kk + 397] ^ (y >> 1) ^ ((0U - (y & 0x1U)) & 0x9908b0dfU);
             }
             for (; kk < N - 1; kk++) {
                 y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-                mt[kk] = mt[kk + (397 - N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+                mt[kk] = mt[kk + (397 - N)] ^ (y >> 1) ^ ((0U - (y & 0x1U)) & 0x9908b0dfU);
             }
             y = (mt[N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-            mt[N - 1] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
+            mt[N - 1] = mt[396] ^ (y >> 1) ^ ((0U - (y & 0x1U)) & 0x9908b0dfU);
             mti = 0;
         }
         y = mt[mti++];
@@ -80,8 +79,7 @@ struct Rng {
     // Python's random.Random.randrange(n) for 0 < n < 2**32 (_randbelow_with_getrandbits), used by
     // the built-in policies that port Python bots drawing from a random.Random.
     uint32_t randbelow(uint32_t n) {
-        int k = 0;
-        while (k < 32 && (n >> k) != 0) k++;  // n.bit_length()
+        int k = 32 - __builtin_clz(n);  // n.bit_length(), n >= 1
         uint32_t r = next32() >> (32 - k);
         while (r >= n) r = next32() >> (32 - k);
         return r;
