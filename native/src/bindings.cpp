@@ -86,6 +86,7 @@ struct Pool {
     static constexpr int KEEP = 48;
     struct Kept {
         int16_t k;
+        int16_t idx[KEEP];  // index_of(a[j]) for the active seat
         Act a[KEEP];
     };
     std::vector<Kept> kept;
@@ -314,13 +315,22 @@ struct Pool {
         int s = t.active;
         int k = Engine{R, t}.legal(s, legal);
         encode(R, t, s, legal, k, block, target_score, obs + i * OBS_SIZE);
-        write_mask(legal, k, s, t.n, mask + i * NUM_ACTIONS);
         seat[i] = static_cast<int8_t>(s);
+        // write_mask, keeping the indices and actions for the next step's check
+        uint8_t* m = mask + i * NUM_ACTIONS;
+        zero_bytes<NUM_ACTIONS>(m);
         Kept& c = kept[i];
+        const int n = t.n;
         if (k <= KEEP) {
-            std::memcpy(c.a, legal, sizeof(Act) * static_cast<size_t>(k));
+            for (int j = 0; j < k; j++) {
+                int x = index_of(legal[j], s, n);
+                m[x] = 1;
+                c.idx[j] = static_cast<int16_t>(x);
+                c.a[j] = legal[j];
+            }
             c.k = static_cast<int16_t>(k);
         } else {
+            for (int j = 0; j < k; j++) m[index_of(legal[j], s, n)] = 1;
             c.k = -1;
         }
     }
@@ -342,38 +352,48 @@ struct Pool {
             nb::gil_scoped_release release;
             Act legal[MAXA];
             std::vector<Act>& pick = picks;  // sized once, at construction
+            const int32_t* want_of = actions.data();
             for (size_t i = 0; i < n && bad < 0; i++) {
-                Table& t = tables[i];
-                const Act* acts = kept[i].a;
-                int k = kept[i].k;
-                if (k < 0) {
-                    k = Engine{R, t}.legal(t.active, legal);
-                    acts = legal;
-                }
-                int want = actions.data()[i];
+                const Kept& c = kept[i];
+                const int want = want_of[i];
                 bool found = false;
-                for (int j = 0; j < k && !found; j++)
-                    if (index_of(acts[j], t.active, t.n) == want) {
-                        pick[i] = acts[j];
-                        found = true;
-                    }
+                if (c.k >= 0) {
+                    for (int j = 0; j < c.k; j++)
+                        if (c.idx[j] == want) {
+                            pick[i] = c.a[j];
+                            found = true;
+                            break;
+                        }
+                } else {
+                    Table& t = tables[i];
+                    int k = Engine{R, t}.legal(t.active, legal);
+                    for (int j = 0; j < k && !found; j++)
+                        if (index_of(legal[j], t.active, t.n) == want) {
+                            pick[i] = legal[j];
+                            found = true;
+                        }
+                }
                 if (!found) bad = static_cast<int64_t>(i);
             }
             if (bad < 0) {
                 const uint64_t n_envs = n;
-                for (size_t i = 0; i < n; i++) {
+                float* rw = reward.data();
+                uint8_t* dn = done.data();
+                uint8_t* ob = obs.data();
+                uint8_t* mp = mask.data();
+                int8_t* st = seat.data();
+                for (size_t i = 0; i < n; i++, rw += seats) {
                     Table& t = tables[i];
-                    float* rw = reward.data() + i * static_cast<size_t>(seats);
                     for (int s = 0; s < seats; s++) rw[s] = 0.0f;
-                    done.data()[i] = 0;
+                    dn[i] = 0;
                     act(t, t.active, pick[i]);
                     if (t.phase == PH_ROUND_OVER) deal(t);
                     if (t.phase == PH_MATCH_OVER) {
                         for (int s = 0; s < seats; s++) rw[s] = (t.match_winners >> s) & 1 ? 1.0f : -1.0f;
-                        done.data()[i] = 1;
+                        dn[i] = 1;
                         restart(t, seed64(t) + n_envs);
                     }
-                    write_row(i, obs.data(), mask.data(), seat.data(), legal);
+                    write_row(i, ob, mp, st, legal);
                 }
             }
         }

@@ -105,18 +105,13 @@ enum ColorReason : int8_t { CR_FIRST_CARD, CR_ROULETTE, CR_ROULETTE_LAST };
 // MatchEndReason, in its declaration order; -1: none
 enum MatchReason : int8_t { MR_NONE = -1, MR_TARGET, MR_LOWEST, MR_FINAL_ROUND, MR_LAST_SEAT, MR_SINGLE };
 
+// The fields that every decision reads come first (a few cache lines), the card arrays next and
+// the RNG's state, read only to shuffle, last.
 struct Table {
-    Rng rng;
     int8_t n;
     // Hands live in slots; slot[seat] names the slot of a seat, so swaps and passes move no cards.
     uint8_t slot[MAXS];
     uint8_t hlen[MAXS];
-    uint8_t hcards[MAXS][MAXC];
-    uint8_t draw[MAXC];  // bottom first: the top card is draw[ndraw - 1]
-    uint8_t discard[MAXC];
-    uint8_t set_aside[MAXC];
-    uint8_t wd4_hand[MAXC];
-    uint8_t deal_order[MAXC];  // top first, as State.deal_order
     int16_t ndraw, ndiscard, nset, nwd4, ndeal;  // ndeal -1: no fixed order
     int8_t color, active, dealer, direction, top_player, drawn, wd4_player, pending_card;
     Phase phase;
@@ -131,15 +126,22 @@ struct Table {
     uint16_t match_winners;  // a bit per seat
     uint8_t seed_len;
     uint32_t seed_words[8];  // the seed, least significant word first (the referee's secret)
+    uint8_t hist_n[MAXS];
+    uint8_t hist_t[MAXS];  // a bit per history entry (bit i: entry i) whose target byte is set
     // The public history of the round for observations (unotable.env.spaces.History): per seat its
     // last 4 actions, newest first, 6 bytes each as the observation holds them (kind, card + 1,
     // named colour + 1, target + 1 (0: none; made relative to the observer by encode), top + 1,
     // colour + 1), unused entries zero.
     uint8_t hist[MAXS][24];
-    uint8_t hist_n[MAXS];
-    uint8_t hist_t[MAXS];  // a bit per history entry (bit i: entry i) whose target byte is set
     // The discard pile's count of each card id (the observation's discard counts), kept with it.
     uint8_t dcount[NIDS];
+    uint8_t hcards[MAXS][MAXC];
+    uint8_t discard[MAXC];
+    uint8_t draw[MAXC];  // bottom first: the top card is draw[ndraw - 1]
+    uint8_t set_aside[MAXC];
+    uint8_t wd4_hand[MAXC];
+    uint8_t deal_order[MAXC];  // top first, as State.deal_order
+    Rng rng;
 
     uint8_t* hand(int s) { return hcards[slot[s]]; }
     const uint8_t* hand(int s) const { return hcards[slot[s]]; }
@@ -174,7 +176,7 @@ struct Table {
         int m = hsize(s);
         for (int k = 0; k < m; k++) {
             if (h[k] == c) {
-                std::memmove(h + k, h + k + 1, static_cast<size_t>(m - k - 1));
+                for (int j = k + 1; j < m; j++) h[j - 1] = h[j];  // (a hand is short: no memmove call)
                 hlen[slot[s]]--;
                 return;
             }

@@ -76,7 +76,9 @@ inline void history_push(Table& t, int seat, const Act& a) {
     e[4] = static_cast<uint8_t>(t.top() + 1);
     e[5] = static_cast<uint8_t>(t.color + 1);
     uint8_t* h = t.hist[seat];
-    std::memmove(h + 6, h, 18);
+    uint8_t older[18];  // (fixed-size copies, inlined, where memmove would be a call)
+    std::memcpy(older, h, 18);
+    std::memcpy(h + 6, older, 18);
     std::memcpy(h, e, 6);
     if (t.hist_n[seat] < 4) t.hist_n[seat]++;
     t.hist_t[seat] = static_cast<uint8_t>(((t.hist_t[seat] << 1) | (e[3] != 0)) & 0xF);
