@@ -398,24 +398,30 @@ struct Engine {
         int trank = id_color(top) >= 0 ? id_rank(top) : -1;
         const uint8_t* h = t.hand(seat);
         int m = t.hsize(seat);
-        uint64_t seen[2] = {0, 0};  // a bit per card id
+        // The card ids still to offer, a bit each: the colored ids (0-63) of the color or the top's
+        // rank, then every wild (64-73); a bit is cleared at its first copy in the hand.
+        uint64_t colored = (color >= 0 ? uint64_t{0xFFFF} << (16 * color) : 0) |
+                           (trank >= 0 ? uint64_t{0x0001000100010001} << trank : 0);
+        uint64_t avail[2] = {colored, (uint64_t{1} << (NIDS - 64)) - 1};
+        uint8_t cand[MAXC];  // the hand's first copies of those ids, in hand order (without branches)
+        int nc = 0;
         for (int i = 0; i < m; i++) {
             int c = h[i];
-            uint64_t bit = uint64_t{1} << (c & 63);
-            if (seen[c >> 6] & bit) continue;
-            int col = id_color(c);
-            if (col >= 0) {
-                if (col != color && id_rank(c) != trank) continue;
-                if (R.simple[c]) {  // add_plays of a card that leaves m - 1 cards and needs no target
-                    seen[c >> 6] |= bit;
-                    out[k++] = mk(K_PLAY, c, -1, -1, false);
-                    if (m == 2) out[k++] = mk(K_PLAY, c, -1, -1, true);
-                    continue;
-                }
-            } else if (R.strict_wd4 && c == C_WD4 && !wd4_is_legal(seat, color)) {
+            uint64_t& w = avail[c >> 6];
+            uint64_t p = (w >> (c & 63)) & 1;
+            w &= ~(p << (c & 63));
+            cand[nc] = static_cast<uint8_t>(c);
+            nc += static_cast<int>(p);
+        }
+        for (int i = 0; i < nc; i++) {
+            int c = cand[i];
+            if (c < 64 && R.simple[c]) {  // add_plays of a card that leaves m - 1 cards and needs no target
+                out[k++] = mk(K_PLAY, c, -1, -1, false);
+                if (m == 2) out[k++] = mk(K_PLAY, c, -1, -1, true);
                 continue;
             }
-            seen[c >> 6] |= bit;
+            // (a WD4 refused here is refused for every copy alike)
+            if (c == C_WD4 && R.strict_wd4 && !wd4_is_legal(seat, color)) continue;
             add_plays(seat, c, out, k);
         }
     }
@@ -473,12 +479,11 @@ struct Engine {
 
     // CL-UNO-1 (resolve.settle): a changed hand of one card without a call is exposed
     void settle() {
-        bool live = t.phase < PH_ROUND_OVER;
-        for (int s = 0; s < t.n; s++) {
-            if (t.fresh[s]) {
-                t.fresh[s] = false;
-                if (live && t.in_round[s] && t.hsize(s) == 1 && !t.called[s]) t.exposed[s] = true;
-            }
+        const bool live = t.phase < PH_ROUND_OVER;
+        for (int s = 0; s < t.n; s++) {  // (without branches: which hands changed is anyone's guess)
+            bool f = t.fresh[s];
+            t.fresh[s] = false;
+            t.exposed[s] = t.exposed[s] | (f & live & t.in_round[s] & (t.hsize(s) == 1) & !t.called[s]);
         }
     }
 

@@ -127,6 +127,7 @@ inline void encode_n(const Rules& R, const Table& t, int me, const Act* legal, i
     }
     out[O_SEATS_IN_ROUND] = static_cast<uint8_t>(in_round);
     const bool catching = R.uno_penalty && catchable > 0;
+#pragma GCC unroll 10
     for (int r = 0; r < N; r++) {
         const int s = me + r < N ? me + r : me + r - N;
         uint8_t* o = out + O_SEATS + 14 * r;
@@ -149,6 +150,7 @@ inline void encode_n(const Rules& R, const Table& t, int me, const Act* legal, i
         o[13] = live & t.in_round[s] & ((s == t.active) | may_call | may_catch);
     }
     std::memcpy(out + O_DISCARD_COUNTS, t.dcount, NIDS);
+#pragma GCC unroll 10
     for (int r = 0; r < N; r++) {
         const int s = me + r < N ? me + r : me + r - N;
         uint8_t* o = out + O_HISTORY + 24 * r;
