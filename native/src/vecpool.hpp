@@ -786,8 +786,8 @@ struct VecCore {
             const Table& t = tables[i + 1].t;
             if (t.ndiscard > 0) __builtin_prefetch(&t.discard[t.ndiscard - 1]);
             for (int s = 0; s < t.n; s++) __builtin_prefetch(t.hand(s));
-            __builtin_prefetch(&t.hist[0][0][0]);
-            __builtin_prefetch(&t.hist[5][0][0]);
+            __builtin_prefetch(&t.hist[0][0]);
+            __builtin_prefetch(&t.hist[5][0]);
         }
     }
 
