@@ -141,3 +141,10 @@ def test_a_tiny_version_trains_end_to_end(tmp_path: Path) -> None:
     assert train_learned.main(["fit", str(data), "--hidden", "8", "--epochs", "1", "--out", str(model)]) == 0
     result = run_arena("official", 2, [f"learned:path={model}", "heuristic"], games=4, seed=1)
     assert result.row(f"learned:path={model}").seat_games == 4
+
+
+def test_the_timing_counts_every_decision_of_the_bot() -> None:
+    from unotable.bots.research.train_learned import decision_times
+
+    mean, worst, count = decision_times("learned", 2, 1)
+    assert count > 5 and 0.0 < mean <= worst

@@ -13,7 +13,9 @@ module and its worker processes pickle its functions by name:
 - :mod:`~unotable.bots.research.anchors`: our bots against chausner/UnoAI's published MixBot
   figures, under that project's rules;
 - :mod:`~unotable.bots.research.native_playouts`: ismcts's playouts in Python and on the native
-  core (needs the core), their cost and the strength they give.
+  core (needs the core), their cost and the strength they give;
+- :mod:`~unotable.bots.research.train_learned`: collects self-play and fits the learned bot's
+  value network (numpy to save, PyTorch to fit), and times its decisions.
 
 They import the engine and the bots, never the other way round; nothing else in the package
 imports them.

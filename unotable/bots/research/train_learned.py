@@ -134,7 +134,41 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--threads", type=int, default=1)
     f.add_argument("--out", required=True)
+    t = sub.add_parser("time", help="CPU time per decision of the learned bot and the heuristic")
+    t.add_argument("--seats", type=int, default=4)
+    t.add_argument("--rounds", type=int, default=40)
     return parser
+
+
+def decision_times(bot: str, seats: int, rounds: int) -> tuple[float, float, int]:
+    """Mean and largest CPU seconds per decision of ``bot`` at every seat of official rounds
+    (seeds 0 to ``rounds - 1``), and the decisions timed."""
+    import random
+
+    from unotable.bots import make_bot
+    from unotable.bots.arena import play_game
+
+    total, worst, count = 0.0, 0.0, 0
+    config = Config(Ruleset.preset("official").to_dict(), seats, (bot,) * seats, 0)
+
+    def timed(spec: str) -> Bot:
+        bot = make_bot(spec)
+        inner = bot.choose
+
+        def choose(view: Any, legal: Any, rng: random.Random) -> Any:
+            nonlocal total, worst, count
+            t0 = time.process_time()
+            out = inner(view, legal, rng)
+            dt = time.process_time() - t0
+            total, worst, count = total + dt, max(worst, dt), count + 1
+            return out
+
+        setattr(bot, "choose", choose)  # noqa: B010 (the instance's method, timed)
+        return bot
+
+    for index in range(rounds):
+        play_game(config, index, timed)
+    return total / max(1, count), worst, count
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -142,6 +176,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     import numpy as np
 
     started = time.perf_counter()
+    if args.command == "time":
+        for bot in ("heuristic", "learned"):
+            mean, worst, count = decision_times(bot, args.seats, args.rounds)
+            print(f"{bot}: {mean * 1000:.2f} ms CPU per decision on average, at most {worst * 1000:.1f} ms "
+                  f"({count} decisions, {args.rounds} rounds, {args.seats} seats)")
+        return 0
     if args.command == "collect":
         rows, labels, games = collect(args.seats, args.rounds, args.seed, args.explore, args.model,
                                       progress=True)
