@@ -4,11 +4,12 @@ per item (no maxsize, no task accounting, no loop check on every call).
 The hub's commands and each connection's outgoing frames go through one: a frame is queued for
 every seat after every action, so the queue's own cost is paid several times per action.
 
->>> import asyncio
 >>> box: Mailbox[str] = Mailbox()
 >>> box.put_nowait("a"); box.put_nowait("b")
->>> asyncio.run(box.get()), box.get_nowait(), box.empty()
-('a', 'b', True)
+>>> box.qsize(), box.get_nowait(), box.get_nowait(), box.empty()
+(2, 'a', 'b', True)
+
+(``get`` waits for the next item: tests/server/test_mailbox.py.)
 """
 
 from __future__ import annotations
