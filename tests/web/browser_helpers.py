@@ -57,12 +57,27 @@ def close_all(pages: list[Page], errors: list[str]) -> None:
     assert not errors, errors
 
 
+# The middle of the strip of a card that no other card covers, at half its height, after scrolling
+# it into view (a person taps what they see); null when no part of it shows.
+_OWN_POINT = """(c) => {
+  c.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  const r = c.getBoundingClientRect();
+  const y = r.top + r.height / 2;
+  const xs = [];
+  for (let x = Math.ceil(r.left); x < r.right; x++) {
+    const at = document.elementFromPoint(x, y);
+    if (at && at.closest('.card') === c) xs.push(x);
+  }
+  return xs.length ? [xs[Math.floor(xs.length / 2)], y] : null;
+}"""
+
+
 def tap_card(page: Page, locator: Any) -> None:
-    """Tap a card of the fan where it shows: near its start edge (the next card covers the rest)."""
-    box = locator.bounding_box()
-    assert box is not None
-    rtl = page.evaluate("document.documentElement.dir === 'rtl'")
-    locator.click(position={"x": box["width"] - 8 if rtl else 8, "y": box["height"] / 2})
+    """Tap a card of the fan where it shows: on the part of it that the next card does not cover."""
+    locator.wait_for(state="visible")
+    point = locator.evaluate(_OWN_POINT)
+    assert point is not None, "no part of the card shows"
+    page.mouse.click(point[0], point[1])
 
 
 def play_card(page: Page, card: str, uno: bool = False) -> None:
