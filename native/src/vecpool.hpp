@@ -304,6 +304,10 @@ struct VecCore {
     std::vector<VecTable> tables;
     std::vector<Rng> rngs;  // the opponents' generators, n per table (opponent mode only)
     std::vector<Act> picks;
+    // The actions applied to each table since its episode began (EnvCore turns it on: the Python
+    // engine replays them for env.game and env.record()): seat << 16 | action index, -1 a deal
+    bool logging = false;
+    std::vector<std::vector<int32_t>> logs;
 
     VecCore(const Rules& rules, int seats, const uint8_t* ruleset_block, int target, const VecOptions& opts,
             int num_envs)
@@ -312,6 +316,7 @@ struct VecCore {
         tables.resize(static_cast<size_t>(num_envs));
         picks.resize(static_cast<size_t>(num_envs));
         if (o.opponents) rngs.resize(static_cast<size_t>(num_envs) * static_cast<size_t>(n));
+        logs.resize(static_cast<size_t>(num_envs));
         for (auto& v : tables) {
             std::memset(&v, 0, sizeof(VecTable));
             uint32_t zero = 0;
@@ -472,6 +477,7 @@ struct VecCore {
         bool before[MAXS];
         std::memcpy(before, t.in_round, sizeof(before));
         history_push(t, seat, a);
+        if (logging) logs[static_cast<size_t>(&v - tables.data())].push_back((seat << 16) | index_of(a, seat, n));
         Engine{R, t}.apply(seat, a);
         v.cycles++;
         v.version++;
@@ -544,6 +550,7 @@ struct VecCore {
                     return false;
                 }
                 Engine{R, t}.next_round();
+                if (logging) logs[static_cast<size_t>(&v - tables.data())].push_back(-1);
                 v.version++;
                 start_round(v);
                 continue;
@@ -674,6 +681,26 @@ struct VecCore {
         v.row_trunc = trunc;
     }
 
+    // Table.reset after the deal (or the load of a position): a fresh episode at table i, run to
+    // its first decision point
+    void begin(size_t i, Act* legal) {
+        VecTable& v = tables[i];
+        for (int s = 0; s < n; s++) {
+            v.rewards[s] = 0.0;
+            v.term[s] = v.trunc[s] = false;
+            v.declined[s] = 0;
+        }
+        v.done = false;
+        v.decline = false;
+        v.seat = -1;
+        v.cycles = 0;
+        v.version = 0;
+        v.ncache = -1;
+        if (logging) logs[i].clear();
+        start_round(v);
+        advance(i, legal);
+    }
+
     // PythonBackend._start: episode `v.episode` of the row's base seed
     void start(size_t i, const Out& b, Act* legal) {
         VecTable& v = tables[i];
@@ -695,18 +722,7 @@ struct VecCore {
         }
         Engine::init(v.t, n, seed.words, seed.nwords);
         Engine{R, v.t}.start_match();
-        for (int s = 0; s < n; s++) {
-            v.rewards[s] = 0.0;
-            v.term[s] = v.trunc[s] = false;
-            v.declined[s] = 0;
-        }
-        v.done = false;
-        v.decline = false;
-        v.seat = -1;
-        v.cycles = 0;
-        v.version = 0;
-        start_round(v);
-        advance(i, legal);
+        begin(i, legal);
         float* rw = b.reward + i * static_cast<size_t>(n);
         for (int s = 0; s < n; s++) rw[s] = 0.0f;
         b.acted[i] = -1;
@@ -731,41 +747,151 @@ struct VecCore {
         for (size_t i = 0; i < tables.size(); i++) {
             VecTable& v = tables[i];
             if (v.row_term || v.row_trunc) continue;
-            if (v.done) {
-                *why = 4;
-                return static_cast<int64_t>(i);
-            }
-            int want = actions[i];
-            if (want < 0 || want >= NUM_ACTIONS) {
-                *why = 1;
-                return static_cast<int64_t>(i);
-            }
-            if (want == NOOP) {
-                if (!v.decline) {
-                    *why = 3;
-                    return static_cast<int64_t>(i);
-                }
-                picks[i] = mk(K_DEAL);
-                continue;
-            }
-            const Act* acts = v.cache;
-            int k = v.ncache;
-            if (k < 0) {
-                k = decision_legal(v, legal);
-                acts = legal;
-            }
-            bool found = false;
-            for (int j = 0; j < k && !found; j++)
-                if (index_of(acts[j], v.seat, n) == want) {
-                    picks[i] = acts[j];
-                    found = true;
-                }
-            if (!found) {
-                *why = 2;
+            int w = check_one(v, actions[i], &picks[i], legal);
+            if (w) {
+                *why = w;
                 return static_cast<int64_t>(i);
             }
         }
         return -1;
+    }
+
+    // Table.step's checks of one decision: 0 and *pick (K_DEAL for NOOP, a decline), else the
+    // reason (1: no action index at all, 2: not in the mask, 3: NOOP on a turn, 4: the episode is over)
+    int check_one(const VecTable& v, int want, Act* pick, Act* legal) const {
+        if (v.done) return 4;
+        if (want < 0 || want >= NUM_ACTIONS) return 1;
+        if (want == NOOP) {
+            if (!v.decline) return 3;
+            *pick = mk(K_DEAL);
+            return 0;
+        }
+        const Act* acts = v.cache;
+        int k = v.ncache;
+        if (k < 0) {
+            k = decision_legal(v, legal);
+            acts = legal;
+        }
+        for (int j = 0; j < k; j++)
+            if (index_of(acts[j], v.seat, n) == want) {
+                *pick = acts[j];
+                return 0;
+            }
+        return 2;
+    }
+
+    // ------------------------------------------------------------ one table at a time (EnvCore)
+    // Table.step: the decision of v.seat, then on to the next decision point (no auto-reset);
+    // 0, or minus check_one's reason and nothing changed
+    int step_one(size_t i, int want, Act* legal) {
+        VecTable& v = tables[i];
+        Act pick;
+        int why = check_one(v, want, &pick, legal);
+        if (why) return -why;
+        if (pick.kind == K_DEAL) {
+            v.declined[v.seat] = v.version + 1;
+        } else {
+            apply(v, v.seat, pick);
+        }
+        advance(i, legal);
+        return 0;
+    }
+
+    // The decision point's mask (Table.mask: all zero once done), keeping its legal actions for check_one
+    void decision_mask(size_t i, uint8_t* mask, Act* legal) {
+        VecTable& v = tables[i];
+        std::memset(mask, 0, NUM_ACTIONS);
+        v.ncache = -1;
+        if (v.done) return;
+        int k = decision_legal(v, legal);
+        for (int j = 0; j < k; j++) mask[index_of(legal[j], v.seat, n)] = 1;
+        if (v.decline) mask[NOOP] = 1;
+        if (k <= VecTable::CACHE) {
+            std::memcpy(v.cache, legal, sizeof(Act) * static_cast<size_t>(k));
+            v.ncache = static_cast<int16_t>(k);
+        }
+    }
+
+    // The seat's observation (Table.observation)
+    void observe(size_t i, int seat, uint8_t* out, Act* legal) const {
+        const Table& t = tables[i].t;
+        int k = gen(t, seat, legal);
+        encode(R, t, seat, legal, k, block, target_score, out);
+    }
+
+    // Table.parallel_legal as a mask: the active seat's legal actions, every other live seat's
+    // (none under "auto") with NOOP; nothing for a terminated seat or once done
+    void parallel_mask(size_t i, int seat, uint8_t* mask, Act* legal) const {
+        const VecTable& v = tables[i];
+        std::memset(mask, 0, NUM_ACTIONS);
+        if (v.done || v.term[seat]) return;
+        const Table& t = v.t;
+        bool turn = seat == t.active;
+        if (!turn) mask[NOOP] = 1;
+        if (!turn && o.auto_oot) return;
+        int k = gen(t, seat, legal);
+        if (turn && o.auto_oot) k = auto_legal(legal, k);
+        for (int j = 0; j < k; j++) mask[index_of(legal[j], seat, n)] = 1;
+    }
+
+    // Table.step_parallel: every seat that may act submits an index (-2: none submitted); the first
+    // out-of-turn action in the arbiter's order, else the active seat's, is applied, then the table
+    // settles. The seat applied, or -1 with *bad the first seat refused and *why its reason
+    // (1: no index, 2: not legal, 3: NOOP on a turn, 4: the episode is over, 5: nothing submitted)
+    int step_parallel(size_t i, const int32_t* idx, int* bad, int* why, Act* legal) {
+        VecTable& v = tables[i];
+        *bad = -1;
+        if (v.done) {
+            *why = 4;
+            return -1;
+        }
+        Table& t = v.t;
+        Act chosen[MAXS];
+        bool has[MAXS] = {false};
+        for (int s = 0; s < n; s++) {
+            if (v.term[s]) continue;
+            bool turn = s == t.active;
+            int k = 0;
+            if (turn || !o.auto_oot) {
+                k = gen(t, s, legal);
+                if (turn && o.auto_oot) k = auto_legal(legal, k);
+            }
+            bool may_decline = !turn;
+            if (!k && !may_decline) continue;
+            int want = idx[s];
+            int w = 0;
+            if (want == -2) {
+                w = 5;
+            } else if (want == NOOP) {
+                if (!may_decline) w = 3;
+            } else if (want < 0 || want >= NUM_ACTIONS) {
+                w = 1;
+            } else {
+                w = 2;
+                for (int j = 0; j < k; j++)
+                    if (index_of(legal[j], s, n) == want) {
+                        chosen[s] = legal[j];
+                        has[s] = true;
+                        w = 0;
+                        break;
+                    }
+            }
+            if (w) {
+                *bad = s;
+                *why = w;
+                return -1;
+            }
+        }
+        int order[MAXS];
+        int m = offer_order(t, order);
+        order[m++] = t.active;
+        int seat = -1;
+        for (int q = 0; q < m && seat < 0; q++) if (has[order[q]]) seat = order[q];
+        if (seat < 0) throw std::logic_error("no seat submitted an action");
+        apply(v, seat, chosen[seat]);
+        v.ncache = -1;
+        settle(v, legal);
+        return seat;
     }
 
     // Software prefetch (a speed hint, no effect on results): the scalar fields of the table two

@@ -110,7 +110,190 @@ struct PyVecPool {
     }
 };
 
+using F64Vec = nb::ndarray<double, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+// One table as unotable/env/table.py's Table, for the PettingZoo envs (unotable_native.table):
+// VecCore with one table and its action log on, no opponents, no auto-reset. Its buffers are
+// bound once (bind) and rewritten in place: the decision point's mask, an observation, the
+// rewards taken, each seat's terminated and truncated flags, and for the Parallel env every
+// seat's observation and mask.
+struct PyEnvTable {
+    uno::VecCore core;
+    Pool conv;  // one table of the reference layout: positions in and out (its set_state, get_state)
+    std::vector<uno::Act> legal;
+    U8Vec obs, mask;
+    F64Vec rewards;
+    BoolVec term, trunc;
+    U8Mat pobs, pmask;
+    bool bound = false;
+
+    PyEnvTable(int seats, const StrDict& cfg, const std::vector<int>& deck, const std::vector<int>& points,
+               nb::bytes ruleset_block, bool auto_oot, bool match, int reward, int64_t max_cycles)
+        : core(Pool(1, seats, cfg, deck, points, ruleset_block).R, seats,
+               reinterpret_cast<const uint8_t*>(ruleset_block.c_str()), get_int(cfg, "target_score"),
+               PyVecPool::options(auto_oot, match, reward, max_cycles, false, false, 0, {}, seats), 1),
+          conv(1, seats, cfg, deck, points, ruleset_block),
+          legal(uno::MAXA) {
+        core.logging = true;
+    }
+
+    void bind(U8Vec obs_, U8Vec mask_, F64Vec rewards_, BoolVec term_, BoolVec trunc_, U8Mat pobs_, U8Mat pmask_) {
+        size_t n = static_cast<size_t>(core.n);
+        if (obs_.shape(0) != uno::OBS_SIZE || mask_.shape(0) != uno::NUM_ACTIONS)
+            throw std::invalid_argument("obs: uint8 (854,), mask: uint8 (445,)");
+        if (rewards_.shape(0) != n || term_.shape(0) != n || trunc_.shape(0) != n)
+            throw std::invalid_argument("rewards: float64 (seats,), terminated and truncated: bool (seats,)");
+        if (pobs_.shape(0) != n || pobs_.shape(1) != uno::OBS_SIZE || pmask_.shape(0) != n ||
+            pmask_.shape(1) != uno::NUM_ACTIONS)
+            throw std::invalid_argument("pobs: uint8 (seats, 854), pmask: uint8 (seats, 445)");
+        obs = obs_;
+        mask = mask_;
+        rewards = rewards_;
+        term = term_;
+        trunc = trunc_;
+        pobs = pobs_;
+        pmask = pmask_;
+        bound = true;
+    }
+
+    uno::VecTable& v() { return core.tables[0]; }
+
+    void need() const {
+        if (!bound) throw std::logic_error("bind the buffers first");
+    }
+
+    // The decision point after a change, as one int: bits 0-3 the deciding seat (15: none),
+    // 16 decline, 32 done, 64 rewards to take, 128 a seat's terminated or truncated flag changed.
+    // Writes the mask and the flags.
+    int status(bool changed) {
+        uno::VecTable& t = v();
+        core.decision_mask(0, mask.data(), legal.data());
+        bool* tm = term.data();
+        bool* tr = trunc.data();
+        for (int s = 0; s < core.n; s++) {
+            changed |= tm[s] != t.term[s] || tr[s] != t.trunc[s];
+            tm[s] = t.term[s];
+            tr[s] = t.trunc[s];
+        }
+        int code = t.done || t.seat < 0 ? 15 : t.seat;
+        if (t.decline) code |= 16;
+        if (t.done) code |= 32;
+        for (int s = 0; s < core.n; s++) {
+            uint64_t bits;
+            std::memcpy(&bits, &t.rewards[s], sizeof(bits));
+            if (bits) code |= 64;
+        }
+        if (changed) code |= 128;
+        return code;
+    }
+
+    // Table.reset(seed): Game.new(seats, ruleset, seed) from its words and decimal text
+    int reset(const std::vector<uint32_t>& words) {
+        need();
+        if (words.empty() || words.size() > 8) throw std::invalid_argument("a seed is 1 to 8 words");
+        uno::VecTable& t = v();
+        for (int s = 0; s < core.n; s++) t.bot[s] = uno::BOT_LEARNER;
+        t.learner = 0;
+        uno::Engine::init(t.t, core.n, words.data(), static_cast<int>(words.size()));
+        uno::Engine{core.R, t.t}.start_match();
+        core.begin(0, legal.data());
+        return status(true);
+    }
+
+    // Table.reset(position=...): the state of table i of a Pool (loaded there by its load_state)
+    int load(Pool& p, int i) {
+        need();
+        if (p.seats != core.n) throw std::invalid_argument("the pool's seat count is not this table's");
+        uno::VecTable& t = v();
+        for (int s = 0; s < core.n; s++) t.bot[s] = uno::BOT_LEARNER;
+        t.learner = 0;
+        t.t = p.at(i);
+        core.begin(0, legal.data());
+        return status(true);
+    }
+
+    int step(int action) {
+        uno::VecTable& t = v();
+        if (t.done) return -4;
+        int w = core.step_one(0, action, legal.data());
+        if (w) return w;
+        return status(false);
+    }
+
+    void observe(int seat) {
+        need();
+        if (seat < 0 || seat >= core.n) throw std::invalid_argument("no such seat");
+        core.observe(0, seat, obs.data(), legal.data());
+    }
+
+    // The rewards since the last call into the rewards buffer (and zero them)
+    void take_rewards() {
+        need();
+        uno::VecTable& t = v();
+        double* out = rewards.data();
+        for (int s = 0; s < core.n; s++) {
+            out[s] = t.rewards[s];
+            t.rewards[s] = 0.0;
+        }
+    }
+
+    // The decision point's legal actions as indices, in the engine's order
+    std::vector<int> legal_indices() {
+        uno::VecTable& t = v();
+        std::vector<int> out;
+        if (t.done) return out;
+        int k = core.decision_legal(t, legal.data());
+        for (int j = 0; j < k; j++) out.push_back(uno::index_of(legal[static_cast<size_t>(j)], t.seat, core.n));
+        return out;
+    }
+
+    // The action log from entry `start` on (seat << 16 | index, -1: a deal)
+    std::vector<int32_t> log(size_t start) const {
+        const auto& l = core.logs[0];
+        if (start >= l.size()) return {};
+        return std::vector<int32_t>(l.begin() + static_cast<std::ptrdiff_t>(start), l.end());
+    }
+
+    // Every seat's observation and Parallel mask into pobs and pmask
+    void parallel_outputs() {
+        need();
+        for (int s = 0; s < core.n; s++) {
+            size_t q = static_cast<size_t>(s);
+            core.observe(0, s, pobs.data() + q * uno::OBS_SIZE, legal.data());
+            core.parallel_mask(0, s, pmask.data() + q * uno::NUM_ACTIONS, legal.data());
+        }
+    }
+
+    // (seat applied, status) or (-1 - bad seat, reason); see VecCore::step_parallel
+    std::tuple<int, int> step_parallel(I32Vec idx) {
+        need();
+        if (idx.shape(0) != static_cast<size_t>(core.n)) throw std::invalid_argument("one index per seat");
+        int bad = -1, why = 0;
+        int seat = core.step_parallel(0, idx.data(), &bad, &why, legal.data());
+        if (seat < 0) return {-1 - bad, why};
+        return {seat, status(false)};
+    }
+};
+
 void bind_vecpool(nb::module_& m) {
+    nb::class_<PyEnvTable>(m, "EnvTable")
+        .def(nb::init<int, const StrDict&, const std::vector<int>&, const std::vector<int>&, nb::bytes, bool, bool,
+                      int, int64_t>(),
+             nb::arg("seats"), nb::arg("config"), nb::arg("deck"), nb::arg("points"), nb::arg("ruleset_block"),
+             nb::arg("auto_oot"), nb::arg("match"), nb::arg("reward"), nb::arg("max_cycles"))
+        .def("bind", &PyEnvTable::bind, nb::arg("obs"), nb::arg("mask"), nb::arg("rewards"), nb::arg("terminated"),
+             nb::arg("truncated"), nb::arg("pobs"), nb::arg("pmask"))
+        .def("reset", &PyEnvTable::reset, nb::arg("words"))
+        .def("load", &PyEnvTable::load, nb::arg("pool"), nb::arg("i"))
+        .def("step", &PyEnvTable::step, nb::arg("action"))
+        .def("observe", &PyEnvTable::observe, nb::arg("seat"))
+        .def("take_rewards", &PyEnvTable::take_rewards)
+        .def("legal_indices", &PyEnvTable::legal_indices)
+        .def("log", &PyEnvTable::log, nb::arg("start"))
+        .def("parallel_outputs", &PyEnvTable::parallel_outputs)
+        .def("step_parallel", &PyEnvTable::step_parallel, nb::arg("indices"))
+        .def_prop_ro("cycles", [](PyEnvTable& t) { return t.v().cycles; });
+
     nb::class_<PyVecPool>(m, "VecPool")
         .def(nb::init<int, int, const StrDict&, const std::vector<int>&, const std::vector<int>&, nb::bytes, bool, bool,
                       int, int64_t, bool, bool, int, const std::vector<int>&>(),
