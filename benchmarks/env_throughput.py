@@ -9,8 +9,11 @@ ratios, which hold steady, rather than the absolute figures, which do not):
   observation: the reference that the ratios are taken against.
 - ``rlcard env.run``: RLCard 1.2.0's ``env.run`` with its random agents (when the ``bench`` extra
   is installed); ``rlcard step loop``: its ``reset``/``step`` API driven one step at a time.
-- ``unotable aec``: the PettingZoo AEC env (``observe`` + ``last`` + ``step``, the mask read from
-  the observation).
+- ``unotable aec[python]`` / ``[native]``: the PettingZoo AEC env (``agent_iter`` + ``last`` +
+  ``step``, the mask read from the observation) on each backend (``[native]``: the table in the
+  core, ``unotable_native.table``, when it is built).
+- ``unotable parallel[python]`` / ``[native]``: the PettingZoo Parallel env, every live seat
+  submitting a random legal action each step (one step: one table action).
 - ``unotable gym``: the Gymnasium env, one learning seat against rule-v1 bots (its steps only).
 - ``unotable vector[python]`` / ``[native]``: the vector env in self-play over ``--tables``
   tables, one ``step`` per chunk (every row a step), timing ``step`` alone (the numpy policy
@@ -51,7 +54,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from throughput import choose
 
 from unotable import Game, Ruleset
-from unotable.env import aec_env, gym_env, vector_env
+from unotable.env import aec_env, gym_env, parallel_env, vector_env
+from unotable.env.common import native_table_available
 from unotable.env.vector import native_backend_available
 
 Chunk = Callable[[], tuple[int, int]]
@@ -128,25 +132,51 @@ def rlcard_step_chunks(seats: int, seed: int) -> Chunk | None:
     return chunk
 
 
-def aec_chunks(seats: int, seed: int) -> Chunk:
-    env = aec_env("official", seats=seats, out_of_turn="auto")
-    rng = np.random.default_rng(seed)
+def episode_chunks(seed: int, episode: Callable[[int], int]) -> Chunk:
+    """Chunks of 10 episodes seeded ``seed``, ``seed + 1``, ...: ``episode(s)`` plays one and
+    returns its steps."""
     seeds = itertools.count(seed)
 
     def chunk() -> tuple[int, int]:
-        steps = 0
-        for s in itertools.islice(seeds, 10):
-            env.reset(seed=s)
-            for _agent in env.agent_iter():
-                obs, _, term, trunc, _ = env.last()
-                if term or trunc:
-                    env.step(None)
-                    continue
-                env.step(pick(obs["action_mask"], rng))
-                steps += 1
-        return 10, steps
+        return 10, sum(episode(s) for s in itertools.islice(seeds, 10))
 
     return chunk
+
+
+def aec_chunks(seats: int, seed: int, backend: str = "python") -> Chunk:
+    env = aec_env("official", seats=seats, out_of_turn="auto", backend=backend)
+    rng = np.random.default_rng(seed)
+
+    def episode(s: int) -> int:
+        steps = 0
+        env.reset(seed=s)
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(pick(obs["action_mask"], rng))
+            steps += 1
+        return steps
+
+    return episode_chunks(seed, episode)
+
+
+def parallel_chunks(seats: int, seed: int, backend: str = "python") -> Chunk:
+    """The Parallel env: each live seat a random legal action of its mask (the active seat's
+    :func:`pick`, NOOP for the others), one table action per step."""
+    env = parallel_env("official", seats=seats, out_of_turn="auto", backend=backend)
+    rng = np.random.default_rng(seed)
+
+    def episode(s: int) -> int:
+        steps = 0
+        obs, _ = env.reset(seed=s)
+        while env.agents:
+            obs, *_ = env.step({a: pick(obs[a]["action_mask"], rng) for a in env.agents})
+            steps += 1
+        return steps
+
+    return episode_chunks(seed, episode)
 
 
 def gym_chunks(seats: int, seed: int) -> Chunk:
@@ -288,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=1024, help="tables of the vector env (default 1024)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--only", default="", help="run only the rows whose name holds one of these "
+                        "comma-separated words (the raw row always runs: the ratios' reference)")
     args = parser.parse_args(argv)
     rows: list[tuple[str, TimedChunk]] = [("unotable raw", timed(raw_chunks(args.seats, args.seed)))]
     theirs = (("rlcard 1.2.0 env.run", rlcard_run_chunks), ("rlcard 1.2.0 step loop", rlcard_step_chunks))
@@ -296,6 +328,11 @@ def main(argv: list[str] | None = None) -> int:
         if chunk is not None:
             rows.append((name, timed(chunk)))
     rows.append(("unotable aec[python]", timed(aec_chunks(args.seats, args.seed))))
+    if native_table_available():
+        rows.append(("unotable aec[native]", timed(aec_chunks(args.seats, args.seed, "native"))))
+    rows.append(("unotable parallel[python]", timed(parallel_chunks(args.seats, args.seed))))
+    if native_table_available():
+        rows.append(("unotable parallel[native]", timed(parallel_chunks(args.seats, args.seed, "native"))))
     rows.append(("unotable gym[python] vs rule-v1", timed(gym_chunks(args.seats, args.seed))))
     rows.append((f"unotable vector[python] x{args.tables}",
                  vector_chunks(args.seats, args.seed, args.tables, "python")))
@@ -311,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     pool = native_pool_chunks(args.seats, args.seed, args.tables)
     if pool is not None:
         rows.append((f"unotable_native Pool.step x{args.tables}", pool))
+    if args.only:
+        words = [w.strip() for w in args.only.split(",") if w.strip()]
+        rows = [rows[0], *[r for r in rows[1:] if any(w in r[0] for w in words)]]
     totals = measure_timed([c for _, c in rows], args.seconds)
     results: list[dict[str, Any]] = []
     for (name, _), (episodes, steps, elapsed) in zip(rows, totals, strict=True):
@@ -323,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
         if run is not None:
             r["vs_rlcard_env_run"] = r["steps_per_s"] / run
     meta = {"python": platform.python_version(), "seats": args.seats, "seconds_per_row": args.seconds,
-            "native_backend": native_backend_available()}
+            "native_backend": native_backend_available(), "native_table": native_table_available()}
     if args.json:
         print(json.dumps({**meta, "results": results}, indent=2))
         return 0

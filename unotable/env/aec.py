@@ -7,8 +7,13 @@ decide, ``"decline"`` (True at an out-of-turn chance: NOOP is in the mask). An i
 the mask raises :class:`~unotable.errors.IllegalActionError` and changes nothing (never another
 action in its place). ``action_space(agent).sample()`` draws a legal action of that agent.
 
+``backend="auto"`` (default), ``"python"`` or ``"native"``: the table in the engine or in the C++
+core (:mod:`unotable.env.common`); both give the same observations, masks, rewards, terminations,
+infos and agent order. On the native backend :attr:`~UnoAECEnv.game` (and ``record()``,
+``state()``, ``render()``) is the Python engine's game rebuilt from the core's action log.
+
 >>> from unotable.env import aec_env
->>> env = aec_env("official", seats=2)
+>>> env = aec_env("official", seats=2, backend="python")
 >>> env.reset(seed=3)
 >>> obs, reward, terminated, truncated, info = env.last()
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0, env.agent_selection in env.agents
@@ -35,6 +40,9 @@ _NOTHING.flags.writeable = False
 _NOOP_ONLY = _NOTHING.copy()
 _NOOP_ONLY[NOOP] = 1
 _NOOP_ONLY.flags.writeable = False
+# the native table's status bits (unotable_native.table: SEAT, DECLINE, DONE, REWARDS, CHANGED)
+_SEAT, _DECLINE, _DONE, _REWARDS, _CHANGED = 15, 16, 32, 64, 128
+_FULL = _DONE | _CHANGED
 
 
 class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
@@ -50,12 +58,18 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
         *,
         render_mode: str | None = None,
         seed: int | None = None,
+        backend: str = "auto",
         **options: Any,
     ) -> None:
         """``options``: ``out_of_turn``, ``episode``, ``reward``, ``max_cycles`` (see
-        :class:`~unotable.env.table.Table`)."""
+        :class:`~unotable.env.table.Table`); ``backend``: ``"auto"``, ``"python"`` or ``"native"``."""
         super().__init__()
-        self._setup(ruleset, seats, render_mode, seed, options)
+        self._setup(ruleset, seats, render_mode, seed, options, backend)
+        # the native table itself (its buffers and status bits), for the fast path; None on Python
+        self._fast: Any = self.table if self.backend_name == "native" else None
+        self._decider = -1
+        self._decider_mask = _NOTHING
+        self._dirty = False
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -70,6 +84,8 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
             agent = self.possible_agents[seat]
             if agent not in self.agents or self.terminations.get(agent) or self.truncations.get(agent):
                 return None
+            if self._fast is not None:
+                return self._mask_of(seat)
             return self._masks.get(seat)
         return mask
 
@@ -85,7 +101,12 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
-        self._sync()
+        if self._fast is not None:
+            self._dirty = True
+            self._decider = -1
+            self._sync_native(self._fast.code, full=True)
+        else:
+            self._sync()
         if self.render_mode == "human":
             self.render()
 
@@ -96,10 +117,17 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
             return
         if action is None:
             raise ValueError(f"{agent} is alive and must give an action index, not None")
-        self.table.step(int(action))
-        self._cumulative_rewards[agent] = 0.0
-        self._sync()
-        self._accumulate_rewards()
+        fast = self._fast
+        if fast is not None:
+            code = fast.step_code(int(action))
+            self._cumulative_rewards[agent] = 0.0
+            if self._sync_native(code, full=code & _FULL != 0):
+                self._accumulate_rewards()
+        else:
+            self.table.step(int(action))
+            self._cumulative_rewards[agent] = 0.0
+            self._sync()
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -135,8 +163,69 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
         if not done and (any(terminated) or any(truncated)):
             self._deads_step_first()
 
+    def _sync_native(self, code: int, full: bool) -> bool:
+        """:meth:`_sync` on the native table, from the core's status bits: the rewards only when
+        some were given (or to clear the last ones), the flags only when one changed, the infos
+        of the seats whose decision changed (all of them on a full sync). The values are
+        :meth:`_sync`'s. Returns whether the rewards may be non-zero (to accumulate)."""
+        t = self._fast
+        index, agents = self._index, self.agents
+        rewarded = bool(code & _REWARDS)
+        if rewarded:
+            rewards = t.take_rewards()
+            rews = self.rewards
+            for agent in agents:
+                rews[agent] = rewards[index[agent]]
+            self._dirty = True
+        elif self._dirty:
+            rews = self.rewards
+            for agent in agents:
+                rews[agent] = 0.0
+            self._dirty = False
+        done = bool(code & _DONE)
+        seat = -1 if done else code & _SEAT
+        mask = t.mask_buf.copy()
+        infos = self.infos
+        if full:
+            terminated, truncated = t.terminated, t.truncated
+            terms, truncs = self.terminations, self.truncations
+            for agent in agents:
+                i = index[agent]
+                terms[agent] = terminated[i]
+                truncs[agent] = truncated[i]
+                if i == seat:
+                    continue
+                infos[agent] = {"action_mask": _NOTHING if done or terminated[i] else _NOOP_ONLY,
+                                "decline": False}
+        else:
+            prev = self._decider
+            if prev != seat and prev >= 0:
+                infos[self.possible_agents[prev]] = {"action_mask": _NOOP_ONLY, "decline": False}
+        self._decider = seat
+        self._decider_mask = mask
+        if done:
+            self.agent_selection = agents[0] if agents else self.possible_agents[0]
+            return rewarded
+        agent = self.agent_selection = self.possible_agents[seat]
+        infos[agent] = {"action_mask": mask, "decline": bool(code & _DECLINE)}
+        if full and (any(t.terminated) or any(t.truncated)):
+            self._deads_step_first()
+        return rewarded
+
+    def _mask_of(self, seat: int) -> np.ndarray:
+        """The native path's ``_masks.get(seat, _NOTHING)``."""
+        if seat == self._decider:
+            return self._decider_mask
+        if self._decider < 0 or self._fast.terminated[seat]:
+            return _NOTHING
+        return _NOOP_ONLY
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         i = self._index[agent]
+        fast = self._fast
+        if fast is not None:
+            fast._core.observe(i)
+            return {"observation": fast.obs_buf.copy(), "action_mask": self._mask_of(i)}
         t = self.table
         obs = np.frombuffer(t.observation(i), dtype=np.uint8)
         mask = self._masks.get(i, _NOTHING)

@@ -1,4 +1,12 @@
-"""What the wrappers share: the spaces as numpy/Gymnasium objects, the options, the renderer.
+"""What the wrappers share: the spaces as numpy/Gymnasium objects, the options, the renderer, and
+the choice of the PettingZoo envs' backend.
+
+The AEC and Parallel envs run their table in a *backend*: ``"python"`` (:class:`~unotable.env.table.Table`
+over the engine) or ``"native"`` (``unotable_native.table.NativeTable``, the same decision points
+in the C++ core, when ``unotable_native`` declares ``AEC_API == 1``); ``"auto"`` (the default)
+picks the native one when it is importable and takes the options (it plays no ``opponents``),
+else Python, as :mod:`unotable.env.vector` does. Both give the same observations, masks,
+rewards, terminations and agent order from the same seeds and actions (tests/native/test_aec_native.py).
 
 >>> space = observation_box()
 >>> space.shape, space.dtype.name
@@ -6,8 +14,8 @@
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Protocol, cast
 
 import numpy as np
 from gymnasium import spaces as gspaces
@@ -18,7 +26,78 @@ from unotable.game import Game
 from unotable.record import Record
 from unotable.tui.render import Style, seat_names, table_lines
 
-__all__ = ["LegalDiscrete", "TableEnv", "action_box", "ansi", "mask_box", "observation_box"]
+__all__ = ["AEC_API", "BACKENDS", "LegalDiscrete", "TableEnv", "TableLike", "action_box", "ansi",
+           "choose_backend", "mask_box", "native_table_available", "observation_box"]
+
+AEC_API = 1
+"""The version of the native table contract (``unotable_native.table.NativeTable``) the envs need."""
+
+BACKENDS = ("auto", "python", "native")
+
+
+class TableLike(Protocol):
+    """What the PettingZoo envs read of their table: :class:`~unotable.env.table.Table` and the
+    native core's ``NativeTable`` both have it."""
+
+    n: int
+    seat: int
+    decline: bool
+    done: bool
+    terminated: list[bool]
+    truncated: list[bool]
+
+    @property
+    def cycles(self) -> int: ...
+
+    @property
+    def game(self) -> Game: ...
+
+    def reset(self, seed: int | None = None, position: Mapping[str, Any] | None = None) -> None: ...
+
+    def step(self, index: int) -> None: ...
+
+    def mask(self) -> bytes | bytearray: ...
+
+    def observation(self, seat: int | None = None, out: bytearray | None = None) -> bytearray: ...
+
+    def take_rewards(self) -> list[float]: ...
+
+    def record(self) -> Record: ...
+
+    def next_seed(self, base: int, k: int) -> int: ...
+
+
+def native_table_available() -> bool:
+    """Whether ``unotable_native`` is importable and declares the native table contract."""
+    try:
+        import unotable_native.table as native
+    except ImportError:
+        return False
+    return getattr(native, "AEC_API", None) == AEC_API
+
+
+def choose_backend(backend: str, available: Callable[[], bool], native: Callable[[], Any],
+                   python: Callable[[], Any], what: str) -> tuple[Any, str]:
+    """The backend convention of unotable.env: ``(made, name)`` from ``native()`` when
+    ``backend="native"`` (ImportError when not ``available()``) or ``"auto"`` and available, else
+    from ``python()``; a ``NotImplementedError`` of ``native()`` (options the core does not take)
+    falls back to Python under ``"auto"`` and is raised under ``"native"``.
+
+    >>> choose_backend("python", lambda: True, lambda: 1, lambda: 2, "x")
+    (2, 'python')
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"backend={backend!r} is not one of {', '.join(BACKENDS)}")
+    use_native = backend == "native" or (backend == "auto" and available())
+    if use_native and not available():
+        raise ImportError(f"backend='native' needs unotable_native with {what} (pip install native/)")
+    if use_native:
+        try:
+            return native(), "native"
+        except NotImplementedError:
+            if backend == "native":
+                raise
+    return python(), "python"
 
 
 def observation_box() -> gspaces.Box:
@@ -59,15 +138,23 @@ class TableEnv:
     """What the PettingZoo envs share: the table, the agents' spaces, seeding, render, state, record."""
 
     metadata: ClassVar[dict[str, Any]]
-    table: Table
+    table: TableLike
+    backend_name: str
     render_mode: str | None
 
     def _setup(self, ruleset: Any, seats: int, render_mode: str | None, seed: int | None,
-               options: dict[str, Any]) -> None:
+               options: dict[str, Any], backend: str = "auto") -> None:
         if render_mode is not None and render_mode not in ("ansi", "human"):
             raise ValueError(f"render_mode={render_mode!r} is not one of ansi, human")
         self.render_mode = render_mode
-        self.table = Table(ruleset, seats, **options)
+
+        def native() -> Any:
+            from unotable_native.table import NativeTable
+
+            return NativeTable(ruleset, seats, **options)
+
+        self.table, self.backend_name = choose_backend(
+            backend, native_table_available, native, lambda: Table(ruleset, seats, **options), "AEC_API == 1")
         self.possible_agents = [f"seat_{i}" for i in range(seats)]
         self.observation_spaces = {
             a: gspaces.Dict({"observation": observation_box(), "action_mask": mask_box()})
@@ -117,7 +204,8 @@ class TableEnv:
     def state(self) -> np.ndarray:
         """Every hand, the draw pile's counts and the deciding seat's observation (centralised
         critics only: the one place hidden cards appear)."""
-        return np.frombuffer(state_bytes(self.table), dtype=np.uint8)
+        # (state_bytes reads the table's seat, n, game and observation alone: both backends have them)
+        return np.frombuffer(state_bytes(cast(Table, self.table)), dtype=np.uint8)
 
     def record(self) -> Record:
         """The episode so far as a unotable record (``unotable replay`` opens its JSON)."""
@@ -131,7 +219,7 @@ def action_box() -> gspaces.Discrete:
     return gspaces.Discrete(NUM_ACTIONS)
 
 
-def ansi(table: Table, seat: int | None = None) -> str:
+def ansi(table: TableLike, seat: int | None = None) -> str:
     """The terminal renderer's text of ``seat``'s view (default: the deciding seat, else seat 0)."""
     s = table.seat if seat is None else seat
     if s < 0:

@@ -22,12 +22,14 @@ RulesetLike = Ruleset | str | Mapping[str, Any]
 
 def aec_env(ruleset: RulesetLike = "official", seats: int = 4, **options: Any) -> UnoAECEnv:
     """A PettingZoo AEC env (:class:`~unotable.env.aec.UnoAECEnv`): options ``out_of_turn``,
-    ``episode``, ``reward``, ``max_cycles``, ``render_mode``, ``seed``."""
+    ``episode``, ``reward``, ``max_cycles``, ``render_mode``, ``seed``, ``backend`` (``"auto"``,
+    ``"python"``, ``"native"``: the table in the engine or in the C++ core)."""
     return UnoAECEnv(ruleset, seats, **options)
 
 
 def parallel_env(ruleset: RulesetLike = "official", seats: int = 4, **options: Any) -> UnoParallelEnv:
-    """A PettingZoo Parallel env (:class:`~unotable.env.parallel.UnoParallelEnv`), same options."""
+    """A PettingZoo Parallel env (:class:`~unotable.env.parallel.UnoParallelEnv`), same options
+    (``backend`` included)."""
     return UnoParallelEnv(ruleset, seats, **options)
 
 
