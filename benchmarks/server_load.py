@@ -122,6 +122,7 @@ async def player(
             await ws.send(json.dumps({"type": "start"}))
         acting = False
         last_seq = 0
+        last_status: str | None = None
 
         pending: set[asyncio.Task[None]] = set()
 
@@ -175,12 +176,15 @@ async def player(
                 stats.actions += 1
                 table.starts[seq] = started
             info = msg.get("table")
-            if info is not None and info["status"] in ("round_over", "match_over") and host:
-                stats.rounds += 1
-                await ws.send(
-                    json.dumps({"type": "next_round" if info["status"] == "round_over" else "rematch"})
-                )
+            status = info["status"] if info is not None else None
+            if status in ("round_over", "match_over") and host:
+                if status != last_status:  # once per round: later updates of an ended round
+                    stats.rounds += 1  # (a chat, a ready) say it again
+                    await ws.send(json.dumps({"type": "next_round" if status == "round_over" else "rematch"}))
+                last_status = status
                 continue
+            if status is not None:
+                last_status = status
             view = msg.get("view")
             if not view or acting or not view["legal"]:
                 continue

@@ -194,6 +194,8 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
 
     async def metrics(request: Request) -> Response:
         hubs.metrics.players.set(hubs.connections())
+        if hubs.metrics.gc_source is not None:
+            hubs.metrics.count_gc_pauses(hubs.metrics.gc_source())
         return Response(generate_latest(hubs.metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     async def options_route(request: Request) -> Response:

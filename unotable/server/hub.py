@@ -26,6 +26,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
@@ -74,7 +75,21 @@ class Metrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=self.registry,
         )
+        self.gc_pauses = Histogram(
+            "unotable_gc_pause_seconds",
+            "the garbage collector's pauses, by generation (unotable.server.gcpolicy)",
+            ["generation"],
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=self.registry,
+        )
         self._accepted: dict[str, Counter] = {}  # each kind's counter, looked up once
+        self.gc_source: Callable[[], Iterable[tuple[int, float, int]]] | None = None
+        """Where the garbage collector's pauses come from (``GcPolicy.drain``), read at a scrape."""
+
+    def count_gc_pauses(self, pauses: Iterable[tuple[int, float, int]]) -> None:
+        """Put the garbage collector's pauses (``GcPolicy.drain()``) into the histogram."""
+        for generation, seconds, _ in pauses:
+            self.gc_pauses.labels(str(generation)).observe(seconds)
 
     def accepted(self, kind: str) -> None:
         """Count one accepted command of ``kind``."""

@@ -15,6 +15,7 @@ from typing import Any
 import uvicorn
 
 from unotable.server.app import ServerSettings, create_app
+from unotable.server.gcpolicy import GcPolicy
 
 __all__ = ["parse_address", "serve"]
 
@@ -147,8 +148,13 @@ def serve(
     node_id: str = "",
     lease_ttl: float = 3.0,
     public_url: str = "",
+    gc_full_every: float = 600.0,
 ) -> int:
-    """Serve until SIGINT or SIGTERM (graceful: clients are told to reconnect, nothing is lost)."""
+    """Serve until SIGINT or SIGTERM (graceful: clients are told to reconnect, nothing is lost).
+
+    ``gc_full_every``: the garbage collector's policy (:mod:`unotable.server.gcpolicy`): full
+    collections walk only what came since the last one, and everything every that many seconds;
+    0 leaves CPython's own policy."""
     host, port = parse_address(host, port)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_JsonLogs())
@@ -185,6 +191,10 @@ def serve(
         timeout_graceful_shutdown=5,
     )
     server = _Server(config, app, url, lan)
+    if gc_full_every:
+        policy = GcPolicy(gc_full_every)
+        app.state.server.metrics.gc_source = policy.drain
+        policy.install()
     server.run(sockets=[sock])
     return 0
 
@@ -227,12 +237,19 @@ def add_arguments(parser: Any) -> None:
     parser.add_argument(
         "--lease-ttl", type=float, default=3.0, help="cluster: seconds a table's owner lease lasts unrenewed"
     )
+    parser.add_argument(
+        "--gc-full-every", type=float, default=600.0,
+        help="seconds between the garbage collector's complete walks (others walk only new objects;"
+        " 0: CPython's own policy)",
+    )
 
 
 def run_from_args(args: Any) -> int:
     for name in ("bot_pause", "round_pause", "grace"):
         if getattr(args, name) < 0:
             raise SystemExit(f"unotable serve: --{name.replace('_', '-')} cannot be negative")
+    if args.gc_full_every < 0:
+        raise SystemExit("unotable serve: --gc-full-every cannot be negative")
     if not args.hello_timeout > 0:
         raise SystemExit("unotable serve: --hello-timeout must be positive")
     return serve(
@@ -248,6 +265,7 @@ def run_from_args(args: Any) -> int:
         node_id=args.node_id,
         lease_ttl=args.lease_ttl,
         public_url=args.public_url,
+        gc_full_every=args.gc_full_every,
     )
 
 
