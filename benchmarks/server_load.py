@@ -8,6 +8,8 @@ measured window (after ``--warmup``):
 
 - ack: from a player's ``act`` to its own ``update`` carrying the result, p50 / p99 / p99.9;
 - all: from the ``act`` to the last of the table's four players receiving that update;
+- the generator's own CPU share and event-loop lag (p99 and max of a 20 ms sleep's lateness):
+  when it falls behind, the latencies above are partly its own;
 - actions per second, errors (coded refusals other than the races a real table has: a catch or a
   call that another seat beat is counted apart as ``lost races``), and the server's CPU share and
   memory per table (from /proc).
@@ -307,6 +309,16 @@ async def _pg_admin(url: str, statement: str) -> None:
         await conn.close()
 
 
+async def _lag_probe(lags: list[float], every: float = 0.02) -> None:
+    """The generator's own event-loop lag: how late a 20 ms sleep wakes (a late generator reads
+    updates late, and its ack times grow with it)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        start = loop.time()
+        await asyncio.sleep(every)
+        lags.append(max(0.0, loop.time() - start - every))
+
+
 async def run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
     """One configuration; with a PostgreSQL --db, in a fresh database of its own (dropped after)."""
     if not (args.db or "").startswith("postgres") or args.url:
@@ -379,9 +391,14 @@ async def _run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
     redis0 = _redis_calls(args.redis) if cluster else {}
     pg0 = await _pg_commits(args.db) if (args.db or "").startswith("postgres") else 0
     t0 = time.time()
+    gen_cpu0 = time.process_time()
     stats.measuring = True
+    lags: list[float] = []
+    probe = asyncio.ensure_future(_lag_probe(lags))
     await asyncio.gather(*tasks, return_exceptions=True)
+    probe.cancel()
     elapsed = time.time() - t0
+    gen_cpu = time.process_time() - gen_cpu0
     cpu1 = [_proc_stats(s.pid) for s in servers]
     threads1 = _thread_cpu(servers[0].pid) if servers else {}
     accepted = sum(_accepted(b) for b in bases) - accepted0
@@ -434,6 +451,8 @@ async def _run(args: argparse.Namespace, nodes: int = 1) -> dict[str, Any]:
         if servers
         else None,
         "mean_ack_ms": round(statistics.mean(stats.ack) * 1000, 2) if stats.ack else None,
+        "generator_cpu_share": round(gen_cpu / elapsed, 3),
+        "generator_lag_ms": {"p99": pct(lags, 0.99), "max": max(lags, default=0.0) * 1000},
         "redis_cmds_per_action": round(sum(redis_delta.values()) / actions, 2) if cluster else None,
         "redis_cmds_by_kind_per_action": {
             k: round(v / actions, 2) for k, v in sorted(redis_delta.items(), key=lambda kv: -kv[1])
@@ -491,6 +510,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--profile", default=None, help="py-spy: a flame graph (.svg) or speedscope (.json)")
     args = parser.parse_args(argv)
+    # the generator holds thousands of sockets too: the server's collector policy keeps its own
+    # pauses (which would read as the server's latency) short
+    from unotable.server.gcpolicy import GcPolicy
+
+    GcPolicy(full_every=3600.0).install()
     results = []
     trees = [t for t in args.trees.split(",") if t] or [None]
     for n in [int(x) for x in str(args.nodes).split(",")]:
