@@ -1,5 +1,7 @@
 """The RL environment (extra ``rl``): PettingZoo AEC and Parallel envs, Gymnasium single-agent and
 vector envs over the engine, with one action and observation layout (:mod:`unotable.env.spaces`).
+The AEC, Parallel and vector envs also run over the native core (``backend="auto"``, the
+default, when ``unotable_native`` is built; see :mod:`unotable.env.common`).
 
 The constructors are imported lazily, so ``unotable.env.spaces`` (pure Python, the layouts'
 reference) imports without numpy, gymnasium or pettingzoo.
