@@ -175,7 +175,7 @@ struct PyEnvTable {
             tm[s] = t.term[s];
             tr[s] = t.trunc[s];
         }
-        int code = t.done || t.seat < 0 ? 15 : t.seat;
+        int code = (t.done || t.seat < 0) ? 15 : t.seat;
         if (t.decline) code |= 16;
         if (t.done) code |= 32;
         for (int s = 0; s < core.n; s++) {
@@ -213,6 +213,7 @@ struct PyEnvTable {
     }
 
     int step(int action) {
+        need();
         uno::VecTable& t = v();
         if (t.done) return -4;
         int w = core.step_one(0, action, legal.data());
