@@ -248,6 +248,16 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal every table: table ``i`` from ``seed + i`` (or ``seed[i]``; no seed: fresh random
+        ones). The vector env starts from seeds only: any ``options`` (a position among them) is
+        refused with a ``ValueError`` naming them, and no table changes; ``aec_env``,
+        ``parallel_env`` and ``gym_env`` start from a position."""
+        if options:
+            raise ValueError(
+                f"the vector env takes no reset options (given: {', '.join(sorted(map(str, options)))}): "
+                "it deals every table from its seed; to start from a position use aec_env, "
+                "parallel_env or gym_env with reset(options={'position': doc})"
+            )
         if seed is None:
             base = secrets.randbits(62)
             seeds = [base + i for i in range(self.num_envs)]
