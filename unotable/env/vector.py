@@ -43,7 +43,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from unotable.arbiter import derive_seed
-from unotable.env.common import action_box, observation_box
+from unotable.env.common import action_box, choose_backend, observation_box
 from unotable.env.gymenv import make_opponents
 from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE
 from unotable.env.table import Table, resolve_ruleset
@@ -210,28 +210,20 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
         rules = resolve_ruleset(ruleset)
         rules.validate_seats(seats)
-        if backend not in ("auto", "python", "native"):
-            raise ValueError(f"backend={backend!r} is not one of auto, python, native")
-        use_native = backend == "native" or (backend == "auto" and native_backend_available())
-        if use_native and not native_backend_available():
-            raise ImportError("backend='native' needs unotable_native with ENV_API == 1 "
-                              "(pip install native/)")
         options: dict[str, Any] = {"out_of_turn": out_of_turn, "episode": episode, "reward": reward,
                                    "max_cycles": max_cycles, "opponents": opponents, "seat": seat}
-        self.pool: Backend
-        self.backend_name = "python"
-        if use_native:
+
+        def native() -> Backend:
             import importlib
 
-            native: Any = importlib.import_module("unotable_native")
-            try:
-                self.pool = native.VecPool(num_envs, rules, seats, **options)
-                self.backend_name = "native"
-            except NotImplementedError:  # an opponent the core has no port of
-                if backend == "native":
-                    raise
-        if self.backend_name == "python":
-            self.pool = PythonBackend(num_envs, rules, seats, **options)
+            core: Any = importlib.import_module("unotable_native")
+            made: Backend = core.VecPool(num_envs, rules, seats, **options)
+            return made  # (NotImplementedError: an opponent the core has no port of)
+
+        self.pool: Backend
+        self.pool, self.backend_name = choose_backend(
+            backend, native_backend_available, native,
+            lambda: PythonBackend(num_envs, rules, seats, **options), "ENV_API == 1")
         self.num_envs = num_envs
         self.seats = seats
         self.self_play = opponents is None
