@@ -701,25 +701,30 @@ struct VecCore {
         advance(i, legal);
     }
 
+    // The seats' roles at table i for an episode of seed `seed`: in opponent mode the learning
+    // seat and the bots (in seat order), each bot drawing from seat_rng(seed, seat); else every
+    // seat a learner
+    void seat_bots(size_t i, const Seed& seed, int learner) {
+        VecTable& v = tables[i];
+        v.learner = static_cast<int8_t>(o.opponents ? learner : 0);
+        for (int s = 0, q = 0; s < n; s++) {
+            bool bot = o.opponents && s != learner;
+            v.bot[s] = bot ? o.specs[q++] : static_cast<int8_t>(BOT_LEARNER);
+            if (bot) seed_rng(rng_of(i, s), derive_seed(seed, "seat", s, true));
+        }
+    }
+
     // PythonBackend._start: episode `v.episode` of the row's base seed
     void start(size_t i, const Out& b, Act* legal) {
         VecTable& v = tables[i];
         Seed seed = v.episode == 0 ? v.base : Seed::of(derive_seed(v.base, "episode", v.episode, true));
-        if (o.opponents) {
-            int learner = o.learner_seat;
-            if (o.random_seat) {
-                Rng r;
-                seed_rng(r, derive_seed(seed, "learner", 0, false));
-                learner = static_cast<int>(r.randbelow(static_cast<uint32_t>(n)));
-            }
-            v.learner = static_cast<int8_t>(learner);
-            for (int s = 0, q = 0; s < n; s++) v.bot[s] = s == learner ? static_cast<int8_t>(BOT_LEARNER) : o.specs[q++];
-            for (int s = 0; s < n; s++)
-                if (s != learner) seed_rng(rng_of(i, s), derive_seed(seed, "seat", s, true));
-        } else {
-            v.learner = 0;
-            for (int s = 0; s < n; s++) v.bot[s] = BOT_LEARNER;
+        int learner = o.learner_seat;
+        if (o.opponents && o.random_seat) {
+            Rng r;
+            seed_rng(r, derive_seed(seed, "learner", 0, false));
+            learner = static_cast<int>(r.randbelow(static_cast<uint32_t>(n)));
         }
+        seat_bots(i, seed, learner);
         Engine::init(v.t, n, seed.words, seed.nwords);
         Engine{R, v.t}.start_match();
         begin(i, legal);

@@ -67,24 +67,27 @@ struct PyVecPool {
         return {obs.data(), mask.data(), reward.data(), acted.data(), terminated.data(), truncated.data(), seat.data()};
     }
 
+    // A seed from its 32-bit words (as random.Random reads it) and its decimal text (as derive_seed writes it)
+    static uno::Seed seed_of(const std::vector<uint32_t>& w, const std::string& t) {
+        uno::Seed s{};
+        if (w.empty() || w.size() > 8) throw std::invalid_argument("a seed is 1 to 8 words");
+        if (t.empty() || t.size() >= sizeof(s.text)) throw std::invalid_argument("a seed's decimal text");
+        for (char c : t) if (c < '0' || c > '9') throw std::invalid_argument("a seed's decimal text");
+        for (size_t k = 0; k < w.size(); k++) s.words[k] = w[k];
+        s.nwords = static_cast<uint8_t>(w.size());
+        std::memcpy(s.text, t.data(), t.size());
+        s.text[t.size()] = 0;
+        s.len = static_cast<uint8_t>(t.size());
+        return s;
+    }
+
     void reset(const std::vector<std::vector<uint32_t>>& words, const std::vector<std::string>& texts, U8Mat obs,
                U8Mat mask, F32Mat reward, I8Vec acted, BoolVec terminated, BoolVec truncated, I8Vec seat) {
         uno::VecCore::Out b = out(obs, mask, reward, acted, terminated, truncated, seat);
         size_t n = core.tables.size();
         if (words.size() != n || texts.size() != n) throw std::invalid_argument("one seed per table");
         std::vector<uno::Seed> seeds(n);
-        for (size_t i = 0; i < n; i++) {
-            const auto& w = words[i];
-            const std::string& t = texts[i];
-            if (w.empty() || w.size() > 8) throw std::invalid_argument("a seed is 1 to 8 words");
-            if (t.empty() || t.size() >= sizeof(seeds[i].text)) throw std::invalid_argument("a seed's decimal text");
-            for (char c : t) if (c < '0' || c > '9') throw std::invalid_argument("a seed's decimal text");
-            for (size_t k = 0; k < w.size(); k++) seeds[i].words[k] = w[k];
-            seeds[i].nwords = static_cast<uint8_t>(w.size());
-            std::memcpy(seeds[i].text, t.data(), t.size());
-            seeds[i].text[t.size()] = 0;
-            seeds[i].len = static_cast<uint8_t>(t.size());
-        }
+        for (size_t i = 0; i < n; i++) seeds[i] = seed_of(words[i], texts[i]);
         nb::gil_scoped_release release;
         core.reset(seeds, b);
     }
@@ -113,7 +116,9 @@ struct PyVecPool {
 using F64Vec = nb::ndarray<double, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
 // One table as unotable/env/table.py's Table, for the PettingZoo envs (unotable_native.table):
-// VecCore with one table and its action log on, no opponents, no auto-reset. Its buffers are
+// VecCore with one table and its action log on, no auto-reset, and either no opponents (every seat
+// decides) or the core's bots at every seat but one learning seat, played inside reset and step
+// until the learner's decision point (the Gymnasium env; their actions are in the log). Its buffers are
 // bound once (bind) and rewritten in place: the decision point's mask, an observation, the
 // rewards taken, each seat's terminated and truncated flags, and for the Parallel env every
 // seat's observation and mask.
@@ -128,10 +133,12 @@ struct PyEnvTable {
     bool bound = false;
 
     PyEnvTable(int seats, const StrDict& cfg, const std::vector<int>& deck, const std::vector<int>& points,
-               nb::bytes ruleset_block, bool auto_oot, bool match, int reward, int64_t max_cycles)
+               nb::bytes ruleset_block, bool auto_oot, bool match, int reward, int64_t max_cycles, bool opponents,
+               int learner_seat, const std::vector<int>& specs)
         : core(Pool(1, seats, cfg, deck, points, ruleset_block).R, seats,
                reinterpret_cast<const uint8_t*>(ruleset_block.c_str()), get_int(cfg, "target_score"),
-               PyVecPool::options(auto_oot, match, reward, max_cycles, false, false, 0, {}, seats), 1),
+               PyVecPool::options(auto_oot, match, reward, max_cycles, opponents, false, learner_seat, specs, seats),
+               1),
           conv(1, seats, cfg, deck, points, ruleset_block),
           legal(uno::MAXA) {
         core.logging = true;
@@ -188,28 +195,36 @@ struct PyEnvTable {
     }
 
     // Table.reset(seed): Game.new(seats, ruleset, seed) from its words and decimal text
-    int reset(const std::vector<uint32_t>& words) {
+    int reset(const std::vector<uint32_t>& words, const std::string& text) {
         need();
-        if (words.empty() || words.size() > 8) throw std::invalid_argument("a seed is 1 to 8 words");
+        uno::Seed seed = PyVecPool::seed_of(words, text);
         uno::VecTable& t = v();
-        for (int s = 0; s < core.n; s++) t.bot[s] = uno::BOT_LEARNER;
-        t.learner = 0;
-        uno::Engine::init(t.t, core.n, words.data(), static_cast<int>(words.size()));
+        core.seat_bots(0, seed, core.o.learner_seat);
+        uno::Engine::init(t.t, core.n, seed.words, seed.nwords);
         uno::Engine{core.R, t.t}.start_match();
         core.begin(0, legal.data());
         return status(true);
     }
 
-    // Table.reset(position=...): the state of table i of a Pool (loaded there by its load_state)
-    int load(Pool& p, int i) {
+    // Table.reset(seed, position=...): the state of table i of a Pool (loaded there by its
+    // load_state); the seed (words and text) seeds the bots
+    int load(Pool& p, int i, const std::vector<uint32_t>& words, const std::string& text) {
         need();
         if (p.seats != core.n) throw std::invalid_argument("the pool's seat count is not this table's");
+        uno::Seed seed = PyVecPool::seed_of(words, text);
         uno::VecTable& t = v();
-        for (int s = 0; s < core.n; s++) t.bot[s] = uno::BOT_LEARNER;
-        t.learner = 0;
+        core.seat_bots(0, seed, core.o.learner_seat);
         t.t = p.at(i);
         core.begin(0, legal.data());
         return status(true);
+    }
+
+    // Table.stop: the episode ends now for every seat (the single-agent env's learner is out)
+    int stop() {
+        need();
+        uno::VecTable& t = v();
+        if (!t.done) core.finish(t, true);
+        return status(false);
     }
 
     int step(int action) {
@@ -279,13 +294,15 @@ struct PyEnvTable {
 void bind_vecpool(nb::module_& m) {
     nb::class_<PyEnvTable>(m, "EnvTable")
         .def(nb::init<int, const StrDict&, const std::vector<int>&, const std::vector<int>&, nb::bytes, bool, bool,
-                      int, int64_t>(),
+                      int, int64_t, bool, int, const std::vector<int>&>(),
              nb::arg("seats"), nb::arg("config"), nb::arg("deck"), nb::arg("points"), nb::arg("ruleset_block"),
-             nb::arg("auto_oot"), nb::arg("match"), nb::arg("reward"), nb::arg("max_cycles"))
+             nb::arg("auto_oot"), nb::arg("match"), nb::arg("reward"), nb::arg("max_cycles"),
+             nb::arg("opponents") = false, nb::arg("learner_seat") = 0, nb::arg("specs") = std::vector<int>{})
         .def("bind", &PyEnvTable::bind, nb::arg("obs"), nb::arg("mask"), nb::arg("rewards"), nb::arg("terminated"),
              nb::arg("truncated"), nb::arg("pobs"), nb::arg("pmask"))
-        .def("reset", &PyEnvTable::reset, nb::arg("words"))
-        .def("load", &PyEnvTable::load, nb::arg("pool"), nb::arg("i"))
+        .def("reset", &PyEnvTable::reset, nb::arg("words"), nb::arg("text"))
+        .def("load", &PyEnvTable::load, nb::arg("pool"), nb::arg("i"), nb::arg("words"), nb::arg("text"))
+        .def("stop", &PyEnvTable::stop)
         .def("step", &PyEnvTable::step, nb::arg("action"))
         .def("observe", &PyEnvTable::observe, nb::arg("seat"))
         .def("take_rewards", &PyEnvTable::take_rewards)

@@ -1,11 +1,16 @@
 """One table in the core as :class:`unotable.env.table.Table` plays it: the PettingZoo envs' native
-backend (``unotable.env.aec`` and ``unotable.env.parallel`` with ``backend="native"``).
+backend (``unotable.env.aec`` and ``unotable.env.parallel`` with ``backend="native"``) and the
+Gymnasium env's (``unotable.env.gymenv`` with ``backend="native"``).
 
 :class:`NativeTable` steps one table decision point for decision point as ``Table`` does (the same
-VecCore code as the vector backend, :mod:`unotable_native.vector`, with one table, no opponents
-and no auto-reset) and has the same attributes and methods the envs read: ``seat``, ``decline``,
+VecCore code as the vector backend, :mod:`unotable_native.vector`, with one table and no
+auto-reset) and has the same attributes and methods the envs read: ``seat``, ``decline``,
 ``done``, ``terminated``, ``truncated``, ``cycles``, :meth:`step`, :meth:`mask`,
-:meth:`observation`, :meth:`take_rewards`, :meth:`parallel_mask`, :meth:`step_parallel`. Its
+:meth:`observation`, :meth:`take_rewards`, :meth:`stop`, :meth:`parallel_mask`,
+:meth:`step_parallel`. With ``opponents`` (the core's bots ``random``, ``random-stuck`` and
+``rule-v1``, by name, as :class:`~unotable_native.vector.VecPool` takes them) every seat but
+``seat`` is a bot, drawing from ``seat_rng(episode seed, seat)`` as the Python bots do; the core
+plays them inside :meth:`reset` and :meth:`step` until the learning seat decides. Its
 buffers (``mask_buf``, ``obs_buf``, ``rewards_buf``, ``pobs``, ``pmask``) are numpy arrays
 rewritten in place, for the envs' fast paths.
 
@@ -23,6 +28,10 @@ and copied into the core.
 ...         t.step(max(i for i, m in enumerate(t.mask()) if m))
 >>> native.game.to_position() == python.game.to_position(), native.cycles == python.cycles
 (True, True)
+>>> solo = NativeTable("official", 2, opponents="rule-v1", seat=1)
+>>> solo.reset(7)
+>>> solo.seat, solo.learners
+(1, (1,))
 """
 from __future__ import annotations
 
@@ -41,12 +50,16 @@ from unotable.game import Game
 from unotable.record import Record
 from unotable.rules import Ruleset
 from unotable_native import Pool, native_config, seed_words
-from unotable_native.vector import NativeUnsupported, _choice
+from unotable_native.vector import BOTS, NativeUnsupported, _choice, _specs
 
-__all__ = ["AEC_API", "NativeTable", "NativeUnsupported"]
+__all__ = ["AEC_API", "GYM_API", "NativeTable", "NativeUnsupported"]
 
 AEC_API = 1
 """The version of the contract with unotable.env's PettingZoo envs that NativeTable implements."""
+
+GYM_API = 1
+"""The version of the contract with unotable.env's Gymnasium env (``opponents``, ``seat``,
+:meth:`NativeTable.stop`)."""
 
 SEAT, DECLINE, DONE, REWARDS, CHANGED = 15, 16, 32, 64, 128
 """The bits of the core's status int after a reset or a step (see EnvTable.status in the core)."""
@@ -56,16 +69,24 @@ class NativeTable:
     """One table's episode as decision points, in the core (see the module docstring).
 
     Options as :class:`unotable.env.table.Table`'s: ``out_of_turn``, ``episode``, ``reward``,
-    ``max_cycles``; ``opponents`` (bots in Python) raises :class:`NativeUnsupported`.
+    ``max_cycles``; ``opponents``: None (every seat decides), or bot specs the core plays (one for
+    every seat but ``seat``, or one each in seat order) with ``seat`` the learning seat; any other
+    opponent (a spec with options, another bot, a bot object or Table's seat -> bot mapping) raises
+    :class:`NativeUnsupported`.
     """
 
     def __init__(self, ruleset: Ruleset | str | Mapping[str, Any] = "official", seats: int = 4, *,
                  out_of_turn: str = "full", episode: str = "round", reward: str = "win",
-                 max_cycles: int | None = None, opponents: Any = None) -> None:
-        if opponents:
-            raise NativeUnsupported("the native table plays no opponents: use the Python backend")
+                 max_cycles: int | None = None, opponents: Any = None, seat: int = 0) -> None:
         self.rules = rules = resolve_ruleset(ruleset)
         rules.validate_seats(seats)
+        specs: list[int] = []
+        if opponents is not None:
+            if isinstance(opponents, Mapping):
+                raise NativeUnsupported("the native table plays bot specs by name, not bot objects")
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+                raise ValueError(f"seat must be a seat from 0 to {seats - 1}, not {seat!r}")
+            specs = _specs(opponents, seats)
         self.n = seats
         self.out_of_turn = _choice("out_of_turn", out_of_turn)
         self.episode = _choice("episode", episode)
@@ -74,12 +95,15 @@ class NativeTable:
                                        or max_cycles < 1):
             raise ValueError(f"max_cycles must be a positive int or None, not {max_cycles!r}")
         self.max_cycles = max_cycles
-        self.opponents: dict[int, Any] = {}
-        self.learners = tuple(range(seats))
+        names = {number: name for name, number in BOTS.items()}
+        others = [s for s in range(seats) if s != seat] if opponents is not None else []
+        self.opponents: dict[int, str] = {s: names[b] for s, b in zip(others, specs, strict=True)}
+        """Each bot's seat and name (empty without opponents)."""
+        self.learners = tuple(s for s in range(seats) if s not in self.opponents)
         self._core = unotable_native._core.EnvTable(
             seats, native_config(rules), rules.deck_ids(), list(rules.points), ruleset_block(rules, seats),
             self.out_of_turn == "auto", self.episode == "match", ("win", "score", "rank").index(self.reward),
-            max_cycles or 0)
+            max_cycles or 0, opponents is not None, seat if opponents is not None else 0, specs)
         self.obs_buf = np.zeros(OBS_SIZE, np.uint8)
         self.mask_buf = np.zeros(NUM_ACTIONS, np.int8)
         self.rewards_buf = np.zeros(seats, np.float64)
@@ -115,9 +139,11 @@ class NativeTable:
         return code
 
     def reset(self, seed: int | None = None, position: Mapping[str, Any] | None = None) -> None:
-        """Start an episode: ``Game.new(seats, ruleset, seed)`` exactly, or the given position."""
+        """Start an episode: ``Game.new(seats, ruleset, seed)`` exactly, or the given position (the
+        bots drawing from ``seat_rng(seed, seat)`` either way)."""
         if seed is None:
             seed = secrets.randbits(63)
+        words = seed_words(seed)  # RulesetError for a seed Game.new refuses
         self.episode_seed = seed
         self._game = None
         self._replayed = 0
@@ -129,15 +155,19 @@ class NativeTable:
                 raise ValueError("the position's ruleset is not this table's ruleset")
             pool = self._conv()
             pool.load_state(0, game.clone_state())
-            self._status(self._core.load(pool._core, 0))
+            self._status(self._core.load(pool._core, 0, words, str(seed)))
             self._game = game  # the replay's start: no action applied yet
             return
-        self._status(self._core.reset(seed_words(seed)))
+        self._status(self._core.reset(words, str(seed)))
 
     def _conv(self) -> Pool:
         if self._pool is None:
             self._pool = Pool(1, self.rules, self.n)
         return self._pool
+
+    def stop(self) -> None:
+        """End the episode now for every seat, as ``Table.stop`` (the single-agent env's learner is out)."""
+        self._status(self._core.stop())
 
     def next_seed(self, base: int, k: int) -> int:
         """The seed of episode ``k`` of a run seeded ``base`` (episode 0 is ``base`` itself)."""
