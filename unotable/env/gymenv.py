@@ -11,6 +11,14 @@ outside the mask raises :class:`~unotable.errors.IllegalActionError` and changes
 ``illegal="lose"`` it is a forfeit instead (reward -1, the episode terminates, the game is left
 as it was), for generic checkers and learners that do not mask.
 
+``backend``: ``"python"`` (:class:`~unotable.env.table.Table` over the engine, the bots in
+Python) or ``"native"`` (``unotable_native.table.NativeTable``: the table and the opponents in
+the C++ core, which plays ``random``, ``random-stuck`` and ``rule-v1`` draw for draw as the Python
+bots); ``"auto"`` (the default) picks the native one when ``unotable_native`` is importable and
+every opponent is one of those specs by name, else Python. ``"native"`` raises
+``NotImplementedError`` for another opponent. Both give the same observations, masks, rewards,
+flags and game from the same seeds and actions (tests/native/test_gym_native.py).
+
 >>> from unotable.env import gym_env
 >>> env = gym_env("official", seats=2, opponents="rule-v1")
 >>> obs, info = env.reset(seed=1)
@@ -21,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import gymnasium
 import numpy as np
@@ -29,12 +37,31 @@ import numpy as np
 from unotable.arbiter import Agent, derive_seed
 from unotable.bots import make_bot
 from unotable.bots.registry import parse_bot_spec
-from unotable.env.common import LegalDiscrete, ansi, observation_box
+from unotable.env.common import LegalDiscrete, TableLike, ansi, choose_backend, observation_box
 from unotable.env.table import Table
 from unotable.record import Record
 from unotable.rules import Ruleset
 
-__all__ = ["UnoGymEnv", "make_opponents"]
+__all__ = ["GYM_API", "UnoGymEnv", "make_opponents", "native_gym_available"]
+
+GYM_API = 1
+"""The version of the native table contract (``unotable_native.table.NativeTable`` with
+``opponents``, ``seat`` and ``stop``) the native backend needs."""
+
+
+class GymTable(TableLike, Protocol):
+    """What the Gymnasium env reads of its table: the PettingZoo envs' table and ``stop``."""
+
+    def stop(self) -> None: ...
+
+
+def native_gym_available() -> bool:
+    """Whether ``unotable_native`` is importable and its table plays opponents (``GYM_API``)."""
+    try:
+        import unotable_native.table as native
+    except ImportError:
+        return False
+    return getattr(native, "GYM_API", None) == GYM_API
 
 
 def make_opponents(opponents: str | Agent | Sequence[str | Agent], seats: int,
@@ -77,6 +104,7 @@ class UnoGymEnv(gymnasium.Env[np.ndarray, int]):
         max_cycles: int | None = None,
         illegal: str = "raise",
         render_mode: str | None = None,
+        backend: str = "auto",
     ) -> None:
         if illegal not in ("raise", "lose"):
             raise ValueError(f"illegal={illegal!r} is not one of raise, lose")
@@ -93,18 +121,33 @@ class UnoGymEnv(gymnasium.Env[np.ndarray, int]):
         self._ruleset = ruleset
         self._seats = seats
         self.learner = 0 if seat == "random" else int(seat)
-        self._tables: dict[int, Table] = {}
-        self.table = self._table(self.learner)
+        self._tables: dict[int, GymTable] = {}
+        table: GymTable
+        table, self.backend_name = choose_backend(
+            backend, native_gym_available, lambda: self._native(self.learner),
+            lambda: self._python(self.learner), f"GYM_API == {GYM_API}")
+        self._tables[self.learner] = self.table = table
         self.observation_space = observation_box()
         self.action_space: gymnasium.spaces.Space[Any] = LegalDiscrete(self._current_mask)
         self._base_seed: int | None = None
         self._episode = 0
 
-    def _table(self, learner: int) -> Table:
+    def _python(self, learner: int) -> Table:
+        opponents = make_opponents(self._opponents, self._seats, learner)
+        return Table(self._ruleset, self._seats, opponents=opponents, **self._options)  # type: ignore[arg-type]
+
+    def _native(self, learner: int) -> GymTable:
+        from unotable_native.table import NativeTable
+
+        table: GymTable = NativeTable(self._ruleset, self._seats, opponents=self._opponents, seat=learner,
+                                       **self._options)  # type: ignore[arg-type]
+        return table
+
+    def _table(self, learner: int) -> GymTable:
+        """The table of this learning seat (one per seat, made on first use, in the env's backend)."""
         if learner not in self._tables:
-            opponents = make_opponents(self._opponents, self._seats, learner)
-            self._tables[learner] = Table(self._ruleset, self._seats, opponents=opponents,
-                                          **self._options)  # type: ignore[arg-type]
+            make = self._native if self.backend_name == "native" else self._python
+            self._tables[learner] = make(learner)
         return self._tables[learner]
 
     def _current_mask(self) -> np.ndarray | None:

@@ -36,7 +36,8 @@ def parallel_env(ruleset: RulesetLike = "official", seats: int = 4, **options: A
 def gym_env(ruleset: RulesetLike = "official", seats: int = 2, **options: Any) -> UnoGymEnv:
     """A Gymnasium env for one learning seat against bots (:class:`~unotable.env.gymenv.UnoGymEnv`):
     options ``opponents``, ``seat``, ``out_of_turn``, ``episode``, ``reward``, ``max_cycles``,
-    ``render_mode``."""
+    ``illegal``, ``render_mode``, ``backend`` (the table and the bots in the engine or, for the
+    core's bots, in the C++ core)."""
     return UnoGymEnv(ruleset, seats, **options)
 
 
