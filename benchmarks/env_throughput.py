@@ -14,7 +14,8 @@ ratios, which hold steady, rather than the absolute figures, which do not):
   core, ``unotable_native.table``, when it is built).
 - ``unotable parallel[python]`` / ``[native]``: the PettingZoo Parallel env, every live seat
   submitting a random legal action each step (one step: one table action).
-- ``unotable gym``: the Gymnasium env, one learning seat against rule-v1 bots (its steps only).
+- ``unotable gym[python]`` / ``[native]``: the Gymnasium env, one learning seat against rule-v1
+  bots (its steps only; ``[native]``: the table and the bots in the core, when it is built).
 - ``unotable vector[python]`` / ``[native]``: the vector env in self-play over ``--tables``
   tables, one ``step`` per chunk (every row a step), timing ``step`` alone (the numpy policy
   excluded, as an env's own time); the native rows when the core provides the vector backend
@@ -56,6 +57,7 @@ from throughput import choose
 from unotable import Game, Ruleset
 from unotable.env import aec_env, gym_env, parallel_env, vector_env
 from unotable.env.common import native_table_available
+from unotable.env.gymenv import native_gym_available
 from unotable.env.vector import native_backend_available
 
 Chunk = Callable[[], tuple[int, int]]
@@ -179,8 +181,8 @@ def parallel_chunks(seats: int, seed: int, backend: str = "python") -> Chunk:
     return episode_chunks(seed, episode)
 
 
-def gym_chunks(seats: int, seed: int) -> Chunk:
-    env = gym_env("official", seats=seats, opponents="rule-v1", out_of_turn="auto")
+def gym_chunks(seats: int, seed: int, backend: str = "python") -> Chunk:
+    env = gym_env("official", seats=seats, opponents="rule-v1", out_of_turn="auto", backend=backend)
     rng = np.random.default_rng(seed)
     seeds = itertools.count(seed)
 
@@ -334,6 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     if native_table_available():
         rows.append(("unotable parallel[native]", timed(parallel_chunks(args.seats, args.seed, "native"))))
     rows.append(("unotable gym[python] vs rule-v1", timed(gym_chunks(args.seats, args.seed))))
+    if native_gym_available():
+        rows.append(("unotable gym[native] vs rule-v1", timed(gym_chunks(args.seats, args.seed, "native"))))
     rows.append((f"unotable vector[python] x{args.tables}",
                  vector_chunks(args.seats, args.seed, args.tables, "python")))
     if native_backend_available():
