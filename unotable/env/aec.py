@@ -24,13 +24,14 @@ infos and agent order. On the native backend :attr:`~UnoAECEnv.game` (and ``reco
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from pettingzoo import AECEnv
 
 from unotable.env.common import TableEnv
 from unotable.env.spaces import NOOP, NUM_ACTIONS
+from unotable.env.table import Table
 from unotable.rules import Ruleset
 
 __all__ = ["UnoAECEnv"]
@@ -67,9 +68,12 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
         self._setup(ruleset, seats, render_mode, seed, options, backend)
         # the native table itself (its buffers and status bits), for the fast path; None on Python
         self._fast: Any = self.table if self.backend_name == "native" else None
+        # the Python table itself, None on the native backend
+        self._python: Table | None = cast(Table, self.table) if self._fast is None else None
         self._decider = -1
         self._decider_mask = _NOTHING
         self._dirty = False
+        self._flagged = False  # some seat was terminated or truncated at the last Python sync
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -77,16 +81,13 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
         self.terminations: dict[str, bool] = {}
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
-        self._masks: dict[int, np.ndarray] = {}
 
     def _mask_getter(self, seat: int) -> Callable[[], np.ndarray | None]:
         def mask() -> np.ndarray | None:
             agent = self.possible_agents[seat]
             if agent not in self.agents or self.terminations.get(agent) or self.truncations.get(agent):
                 return None
-            if self._fast is not None:
-                return self._mask_of(seat)
-            return self._masks.get(seat)
+            return self._mask_of(seat)
         return mask
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -101,12 +102,12 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+        self._dirty = True
+        self._decider = -1
         if self._fast is not None:
-            self._dirty = True
-            self._decider = -1
             self._sync_native(self._fast.code, full=True)
         else:
-            self._sync()
+            self._sync(full=True)
         if self.render_mode == "human":
             self.render()
 
@@ -114,6 +115,7 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
+            self._dirty = True  # it cleared the rewards to int 0: the next sync writes them again
             return
         if action is None:
             raise ValueError(f"{agent} is alive and must give an action index, not None")
@@ -124,44 +126,47 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
             if self._sync_native(code, full=code & _FULL != 0):
                 self._accumulate_rewards()
         else:
-            self.table.step(int(action))
+            t = self._python
+            assert t is not None
+            t.step(int(action))
             self._cumulative_rewards[agent] = 0.0
-            self._sync()
-            self._accumulate_rewards()
+            if self._sync(full=t.done or self._flagged or True in t.terminated or True in t.truncated):
+                self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _sync(self) -> None:
-        t = self.table
-        rewards = t.take_rewards()
-        terminated, truncated, done, seat = t.terminated, t.truncated, t.done, t.seat
-        index, rews, terms, truncs = self._index, self.rewards, self.terminations, self.truncations
-        for agent in self.agents:
-            i = index[agent]
-            rews[agent] = rewards[i]
-            terms[agent] = terminated[i]
-            truncs[agent] = truncated[i]
+    def _sync(self, full: bool) -> bool:
+        """After a reset or a step of the Python table: the rewards (only when some were given,
+        or to clear the last ones), the agent to act, and the infos: every live agent's on a
+        ``full`` sync (a reset, the end, or while some seat is terminated or truncated), else
+        those of the seat that decided and of the seat that decides now (every other live seat
+        keeps NOOP alone: nothing to decide now). Returns whether the rewards may be non-zero."""
+        t = self._python
+        assert t is not None
+        index, agents = self._index, self.agents
+        rewarded = any(t.rewards)
+        if rewarded or self._dirty:
+            rewards = t.take_rewards()
+            rews = self.rewards
+            for agent in agents:
+                rews[agent] = rewards[index[agent]]
+            self._dirty = rewarded
+        done = t.done
+        seat = -1 if done else t.seat
+        self._flags_and_infos(t, seat, full)
+        if full:
+            self._flagged = True in t.terminated or True in t.truncated
         if done:
-            self.agent_selection = self.agents[0] if self.agents else self.possible_agents[0]
-        else:
-            self.agent_selection = self.possible_agents[seat]
-        # the deciding seat's mask, once per step; every other live seat has NOOP alone (nothing to
-        # decide now), a finished one nothing (Table.mask_for, in numpy)
-        decider = np.frombuffer(t.mask(), dtype=np.int8).copy()
-        masks: dict[int, np.ndarray] = {}
-        infos = self.infos
-        for agent in self.agents:
-            i = index[agent]
-            if i == seat and not done:
-                masks[i] = decider
-                infos[agent] = {"action_mask": decider, "decline": t.decline}
-                continue
-            mask = _NOTHING if done or terminated[i] else _NOOP_ONLY
-            masks[i] = mask
-            infos[agent] = {"action_mask": mask, "decline": False}
-        self._masks = masks
-        if not done and (any(terminated) or any(truncated)):
+            self._decider_mask = _NOTHING
+            self.agent_selection = agents[0] if agents else self.possible_agents[0]
+            return rewarded
+        # the decision point's mask, once per step (a fresh array: Table.mask makes a new buffer)
+        mask = self._decider_mask = np.frombuffer(t.mask(), dtype=np.int8)
+        agent = self.agent_selection = self.possible_agents[seat]
+        self.infos[agent] = {"action_mask": mask, "decline": t.decline}
+        if self._flagged:
             self._deads_step_first()
+        return rewarded
 
     def _sync_native(self, code: int, full: bool) -> bool:
         """:meth:`_sync` on the native table, from the core's status bits: the rewards only when
@@ -185,38 +190,46 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
         done = bool(code & _DONE)
         seat = -1 if done else code & _SEAT
         mask = t.mask_buf.copy()
-        infos = self.infos
-        if full:
-            terminated, truncated = t.terminated, t.truncated
-            terms, truncs = self.terminations, self.truncations
-            for agent in agents:
-                i = index[agent]
-                terms[agent] = terminated[i]
-                truncs[agent] = truncated[i]
-                if i == seat:
-                    continue
-                infos[agent] = {"action_mask": _NOTHING if done or terminated[i] else _NOOP_ONLY,
-                                "decline": False}
-        else:
-            prev = self._decider
-            if prev != seat and prev >= 0:
-                infos[self.possible_agents[prev]] = {"action_mask": _NOOP_ONLY, "decline": False}
-        self._decider = seat
+        self._flags_and_infos(t, seat, full)
         self._decider_mask = mask
         if done:
             self.agent_selection = agents[0] if agents else self.possible_agents[0]
             return rewarded
         agent = self.agent_selection = self.possible_agents[seat]
-        infos[agent] = {"action_mask": mask, "decline": bool(code & _DECLINE)}
+        self.infos[agent] = {"action_mask": mask, "decline": bool(code & _DECLINE)}
         if full and (any(t.terminated) or any(t.truncated)):
             self._deads_step_first()
         return rewarded
 
+    def _flags_and_infos(self, t: Any, seat: int, full: bool) -> None:
+        """On a ``full`` sync, every live agent's termination and truncation from table ``t`` and
+        the info of each but the deciding ``seat`` (-1 once done); else only the info of the seat
+        that decided last, when another one decides now (its NOOP alone). Then ``seat`` decides."""
+        infos = self.infos
+        if full:
+            done = seat < 0
+            index = self._index
+            terminated, truncated = t.terminated, t.truncated
+            terms, truncs = self.terminations, self.truncations
+            for agent in self.agents:
+                i = index[agent]
+                terms[agent] = terminated[i]
+                truncs[agent] = truncated[i]
+                if i != seat:
+                    infos[agent] = {"action_mask": _NOTHING if done or terminated[i] else _NOOP_ONLY,
+                                    "decline": False}
+        else:
+            prev = self._decider
+            if prev != seat and prev >= 0:
+                infos[self.possible_agents[prev]] = {"action_mask": _NOOP_ONLY, "decline": False}
+        self._decider = seat
+
     def _mask_of(self, seat: int) -> np.ndarray:
-        """The native path's ``_masks.get(seat, _NOTHING)``."""
+        """``seat``'s mask now: the decision point's for the deciding seat; NOOP alone for every
+        other live seat (nothing to decide now); nothing once it is terminated or the episode over."""
         if seat == self._decider:
             return self._decider_mask
-        if self._decider < 0 or self._fast.terminated[seat]:
+        if self._decider < 0 or self.table.terminated[seat]:
             return _NOTHING
         return _NOOP_ONLY
 
@@ -226,10 +239,8 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
         if fast is not None:
             fast._core.observe(i)
             return {"observation": fast.obs_buf.copy(), "action_mask": self._mask_of(i)}
-        t = self.table
-        obs = np.frombuffer(t.observation(i), dtype=np.uint8)
-        mask = self._masks.get(i, _NOTHING)
-        return {"observation": obs, "action_mask": mask}
+        return {"observation": np.frombuffer(self.table.observation(i), dtype=np.uint8),
+                "action_mask": self._mask_of(i)}
 
     def action_masks(self) -> np.ndarray:
         """The deciding agent's mask as booleans (sb3-contrib's MaskablePPO convention)."""

@@ -54,7 +54,7 @@ from typing import Any
 from unotable.actions import CALL_UNO, CATCH, PLAY, Action, Play
 from unotable.arbiter import Agent, derive_seed, offer_order, seat_rngs
 from unotable.env.fast import encode_game
-from unotable.env.spaces import NOOP, NUM_ACTIONS, OBS_SIZE, History, action_at, index_of
+from unotable.env.spaces import DRAW_INDEX, NOOP, NUM_ACTIONS, OBS_SIZE, History, action_at, index_of
 from unotable.errors import IllegalActionError, InvalidActionError, RulesetError
 from unotable.game import ALL, Game
 from unotable.record import Record
@@ -99,6 +99,34 @@ def auto_legal(legal: Sequence[Action]) -> list[Action]:
             continue
         out.append(a)
     return out
+
+
+def _indexed(legal: list[Action], seat: int, n: int, auto: bool) -> tuple[list[Action], dict[int, Action]]:
+    """``(kept, by_index)``: ``legal`` (``auto_legal(legal)`` under ``auto``) and its actions by
+    index, in one pass. A play's index is even without the UNO flag and one more with it (the
+    layout of :mod:`unotable.env.spaces`), so the plays that ``auto_legal`` drops (those whose
+    flagged twin is legal) are the even play indices ``i`` with ``i + 1`` among them."""
+    kept: list[Action] = []
+    indices: list[int] = []
+    by_index: dict[int, Action] = {}
+    flagged = False
+    for a in legal:
+        kind = a.kind
+        if auto and kind in (CALL_UNO, CATCH):
+            continue
+        if type(a) is Play and a.uno:
+            flagged = True
+        i = index_of(a, seat, n)
+        by_index[i] = a
+        kept.append(a)
+        indices.append(i)
+    if auto and flagged:
+        dropped = [i for i in by_index if i < DRAW_INDEX and not i & 1 and i + 1 in by_index]
+        if dropped:
+            for i in dropped:
+                del by_index[i]
+            kept = [a for a, i in zip(kept, indices, strict=True) if i in by_index]
+    return (kept if auto else legal), by_index
 
 
 def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
@@ -217,10 +245,14 @@ class Table:
         """Whether any seat may have a call, a catch or a jump-in now (the conditions under which
         movegen offers them; a cheap test that spares the legal lists of the other seats)."""
         st = self.game._st
-        if st.flags.jump_in or (st.flags.uno_penalty and True in st.exposed):
+        f = st.flags
+        if f.jump_in or (f.uno_penalty and True in st.exposed):
             return True
+        hands = st.hands
+        if 1 not in map(len, hands):
+            return False
         called = st.called
-        return any(len(h) == 1 and not called[s] for s, h in enumerate(st.hands))
+        return any(len(h) == 1 and not called[s] for s, h in enumerate(hands))
 
     def _auto_calls(self) -> bool:
         """Under ``out_of_turn="auto"``: make the first UNO call, else the first catch, in the
@@ -243,11 +275,14 @@ class Table:
         """Deal, finish, truncate and make the automatic calls until a decision is needed (True)
         or the episode is over (False)."""
         g = self.game
+        auto = self.out_of_turn == "auto"
+        st = g._st
         while not self.done:
-            if g.phase is Phase.MATCH_OVER:
+            phase = st.phase
+            if phase is Phase.MATCH_OVER:
                 self._finish()
                 return False
-            if g.phase is Phase.ROUND_OVER:
+            if phase is Phase.ROUND_OVER:
                 if self.episode == "round":
                     self._finish()
                     return False
@@ -262,7 +297,7 @@ class Table:
             if self.max_cycles is not None and self.cycles >= self.max_cycles:
                 self._truncate()
                 return False
-            if self.out_of_turn == "auto" and self._auto_calls():
+            if auto and self._auto_calls():
                 continue
             return True
         return False
@@ -281,7 +316,7 @@ class Table:
                     if not legal:
                         continue
                     if s not in self.opponents:
-                        self.seat, self.decline, self.legal = s, True, legal
+                        self._stop_at(s, True, legal, False)
                         return
                     choice = self._ask(s, legal, out_of_turn=True)
                     if choice is None:
@@ -293,14 +328,20 @@ class Table:
                 if asked:
                     continue
             active = g.active_seat
-            legal = self._legal_now(active)
             if active not in self.opponents:
-                self.seat, self.decline, self.legal = active, False, legal
+                self._stop_at(active, False, g.legal_action_list(active), self.out_of_turn == "auto")
                 return
-            choice = self._ask(active, legal, out_of_turn=False)
+            choice = self._ask(active, self._legal_now(active), out_of_turn=False)
             if choice is None:
                 raise IllegalActionError(f"the opponent at seat {active} chose no action on its turn")
             self._apply(active, choice)
+
+    def _stop_at(self, seat: int, decline: bool, legal: list[Action], auto: bool) -> None:
+        """Make ``seat``'s decision point: its legal actions (``auto_legal`` of them under ``auto``)
+        and, at once, the map :meth:`legal_by_index` gives."""
+        kept, by_index = _indexed(legal, seat, self.n, auto)
+        self.seat, self.decline, self.legal = seat, decline, kept
+        self._map, self._map_for = by_index, kept
 
     # ------------------------------------------------------------ simultaneous decisions (Parallel)
 
@@ -357,18 +398,17 @@ class Table:
 
     def _apply(self, seat: int, action: Action) -> None:
         g = self.game
-        top = g.top_card.id
-        color = g.current_color
-        self.history.push(seat, action, top, -1 if color is None else int(color))
         st = g._st
+        self.history.push(seat, action, st.discard[-1], st.color)  # the top card and colour before it
         in_round = st.in_round[:]
         if self._observers:
             g.play(action, seat)
+            self.cycles += 1
+            self._feed()
         else:
             g.apply_unchecked(action, seat)  # checked against the legal list already
-        self.cycles += 1
-        self._feed()
-        if st.phase < Phase.ROUND_OVER and self.episode == "round" and st.in_round != in_round:
+            self.cycles += 1
+        if st.in_round != in_round and st.phase < Phase.ROUND_OVER and self.episode == "round":
             for s in range(self.n):
                 if in_round[s] and not g.in_round[s] and not self.terminated[s]:
                     self._knock(s)
