@@ -25,6 +25,9 @@ from unotable.env.spaces import (
     DRAW_SIZE,
     DRAWN,
     HAND,
+    HISTORY_DEPTH,
+    HISTORY_ENTRY,
+    HISTORY_OFF,
     MAY_CHALLENGE,
     NUM_SEATS,
     OBS_SIZE,
@@ -38,31 +41,58 @@ from unotable.env.spaces import (
     SEATS_OFF,
     History,
     _ruleset_cached,
-    write_history_packed,
 )
 from unotable.game import Game
+from unotable.rules import Ruleset
 from unotable.state import Phase
 from unotable.views import public_seats_to_act
 
 __all__ = ["encode_game"]
 
-_EMPTY = bytes(OBS_SIZE)
+_ROW = HISTORY_DEPTH * HISTORY_ENTRY
+_ZERO = b"\x00"
+# By the identity of the Ruleset, keeping it alive (as spaces._ruleset_cached): per seat count and
+# observing seat, the bytes that depend on nothing else (the ruleset block, the seat count, each
+# record's "present" byte and, under partnerships, the teammates).
+_TEMPLATES: dict[tuple[int, int, int], tuple[Ruleset, bytes]] = {}
+
+
+def _template(rules: Ruleset, n: int, seat: int) -> bytes:
+    key = (id(rules), n, seat)
+    hit = _TEMPLATES.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    out = bytearray(OBS_SIZE)
+    out[NUM_SEATS] = n
+    for r in range(n):
+        o = SEATS_OFF + SEAT_RECORD * r
+        out[o] = 1
+        if rules.partnership and (seat + r) % n % 2 == seat % 2:
+            out[o + 7] = 1
+    out[RULESET_OFF:OBS_SIZE] = _ruleset_cached(rules, n)
+    if len(_TEMPLATES) > 256:
+        _TEMPLATES.clear()
+    _TEMPLATES[key] = (rules, bytes(out))
+    return _TEMPLATES[key][1]
 
 
 def encode_game(game: Game, seat: int, history: History, out: bytearray | None = None) -> bytearray:
     """``encode(game.view(seat), history, out)``, byte for byte, without building the view."""
     st = game._st  # the engine's state, read as views.player_view reads it
-    if out is None:
-        out = bytearray(OBS_SIZE)
-    else:
-        out[:] = _EMPTY
     n = st.n
     rules = st.rules
+    template = _template(rules, n, seat)
+    if out is None:
+        out = bytearray(template)
+    else:
+        out[:] = template
     phase = st.phase
     # no card id has 255 copies in any deck, so the counts below need no cap (the reference caps)
-    for c in st.hands[seat]:
+    hands = st.hands
+    for c in hands[seat]:
         out[HAND + c] += 1
-    if phase is Phase.PLAY_DRAWN and st.active == seat and st.drawn >= 0:
+    active = st.active
+    if phase is Phase.PLAY_DRAWN and active == seat and st.drawn >= 0:
         out[DRAWN + st.drawn] = 1
     discard = st.discard
     if discard:
@@ -75,7 +105,7 @@ def encode_game(game: Game, seat: int, history: History, out: bytearray | None =
     out[PENDING] = 255 if pending > 255 else pending
     if st.pending_card >= 0:
         out[PENDING_CARD + st.pending_card] = 1
-    if phase is Phase.RESPOND and seat == st.active:
+    if phase is Phase.RESPOND and seat == active:
         for a in game.legal_action_list(seat):
             if a.kind == CHALLENGE:
                 out[MAY_CHALLENGE] = 1
@@ -86,53 +116,67 @@ def encode_game(game: Game, seat: int, history: History, out: bytearray | None =
     size = len(discard)
     out[DISCARD_SIZE] = 255 if size > 255 else size
     out[ROUND_NO] = 255 if st.round_no > 255 else st.round_no
-    out[NUM_SEATS] = n
     in_round = st.in_round
-    out[SEATS_IN_ROUND] = sum(1 for x in in_round if x)
-    target = rules.target_score
-    partners = rules.partnership
-    to_act = public_seats_to_act(st)
-    hands, called, exposed, knocked, eliminated = st.hands, st.called, st.exposed, st.knocked, st.eliminated
-    scores, round_wins = st.scores, st.round_wins
-    dealer, active, top_player, parity = st.dealer, st.active, st.top_player, seat % 2
+    out[SEATS_IN_ROUND] = sum(map(bool, in_round))
+    # the seat records (seat s at relative seat (s - seat) % n); bytes 0 and 7 are the template's
+    called, exposed = st.called, st.exposed
+    live = phase < Phase.ROUND_OVER
+    # seats_to_act (views.public_seats_to_act): a catch makes every seat in the round a candidate
+    catching = live and st.flags.uno_penalty and any(exposed)
+    record = [0] * n  # by seat, the offset of its record
     o = SEATS_OFF
     for r in range(n):
         s = seat + r
         if s >= n:
             s -= n
+        record[s] = o
         size = len(hands[s])
-        out[o] = 1
         out[o + 1] = 255 if size > 255 else size
         if in_round[s]:
             out[o + 2] = 1
-        if size == 1 and called[s]:
+            if size == 1:
+                if called[s]:
+                    out[o + 3] = 1
+                elif live:
+                    out[o + 13] = 1  # it may call UNO
+        elif size == 1 and called[s]:
             out[o + 3] = 1
-        if exposed[s]:
-            out[o + 4] = 1
-        if knocked[s]:
-            out[o + 5] = 1
-        if eliminated[s]:
-            out[o + 6] = 1
-        if partners and s % 2 == parity:
-            out[o + 7] = 1
-        if s == dealer:
-            out[o + 8] = 1
-        if s == active:
-            out[o + 9] = 1
-        if s == top_player:
-            out[o + 10] = 1
-        score = scores[s]
-        if score:
-            score = score * 255 // target
-            out[o + 11] = 255 if score > 255 else (0 if score < 0 else score)
-        wins = round_wins[s]
-        if wins:
-            out[o + 12] = 255 if wins > 255 else wins
-        if s in to_act:
-            out[o + 13] = 1
         o += SEAT_RECORD
+    for flags, byte in ((exposed, 4), (st.knocked, 5), (st.eliminated, 6)):
+        if any(flags):
+            for s in range(n):
+                if flags[s]:
+                    out[record[s] + byte] = 1
+    for s, byte in ((st.dealer, 8), (active, 9), (st.top_player, 10)):
+        if 0 <= s < n:
+            out[record[s] + byte] = 1
+    scores = st.scores
+    if any(scores):
+        target = rules.target_score
+        for s in range(n):
+            score = scores[s]
+            if score:
+                score = score * 255 // target
+                out[record[s] + 11] = 255 if score > 255 else (0 if score < 0 else score)
+    wins = st.round_wins
+    if any(wins):
+        for s in range(n):
+            if wins[s]:
+                out[record[s] + 12] = 255 if wins[s] > 255 else wins[s]
+    if catching:
+        for s in public_seats_to_act(st):
+            out[record[s] + 13] = 1
+    elif live and in_round[active]:
+        out[record[active] + 13] = 1
     for c in discard:
         out[DISCARD_COUNTS + c] += 1
-    write_history_packed(out, history, seat, n)
-    out[RULESET_OFF:OBS_SIZE] = _ruleset_cached(rules, n)
+    # the history block: each seat's packed row (targets 0) by relative seat, then the targets
+    packed, targets = history.packed, history.targets
+    out[HISTORY_OFF:HISTORY_OFF + _ROW * n] = b"".join(
+        [row.ljust(_ROW, _ZERO) for row in (packed[seat:] + packed[:seat] if seat else packed)])
+    if any(targets):
+        for s in range(n):
+            o = HISTORY_OFF + _ROW * ((record[s] - SEATS_OFF) // SEAT_RECORD)
+            for offset, target in targets[s]:
+                out[o + offset] = (target - seat) % n + 1
     return out
