@@ -30,6 +30,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from unotable.env.common import TableEnv
+from unotable.env.fast import encode_game
 from unotable.env.spaces import NOOP, NUM_ACTIONS
 from unotable.env.table import Table
 from unotable.rules import Ruleset
@@ -119,18 +120,17 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
             return
         if action is None:
             raise ValueError(f"{agent} is alive and must give an action index, not None")
-        fast = self._fast
-        if fast is not None:
+        t = self._python
+        if t is not None:
+            t.step(action if type(action) is int else int(action))
+            self._cumulative_rewards[agent] = 0.0
+            if self._sync(full=t.done or self._flagged or True in t.terminated or True in t.truncated):
+                self._accumulate_rewards()
+        else:
+            fast = self._fast
             code = fast.step_code(int(action))
             self._cumulative_rewards[agent] = 0.0
             if self._sync_native(code, full=code & _FULL != 0):
-                self._accumulate_rewards()
-        else:
-            t = self._python
-            assert t is not None
-            t.step(int(action))
-            self._cumulative_rewards[agent] = 0.0
-            if self._sync(full=t.done or self._flagged or True in t.terminated or True in t.truncated):
                 self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -235,12 +235,13 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         i = self._index[agent]
+        t = self._python
+        if t is not None:  # Table.observation(i), without the call
+            return {"observation": np.frombuffer(encode_game(t.game, i, t.history), dtype=np.uint8),
+                    "action_mask": self._mask_of(i)}
         fast = self._fast
-        if fast is not None:
-            fast._core.observe(i)
-            return {"observation": fast.obs_buf.copy(), "action_mask": self._mask_of(i)}
-        return {"observation": np.frombuffer(self.table.observation(i), dtype=np.uint8),
-                "action_mask": self._mask_of(i)}
+        fast._core.observe(i)
+        return {"observation": fast.obs_buf.copy(), "action_mask": self._mask_of(i)}
 
     def action_masks(self) -> np.ndarray:
         """The deciding agent's mask as booleans (sb3-contrib's MaskablePPO convention)."""

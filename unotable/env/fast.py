@@ -142,14 +142,20 @@ def encode_game(game: Game, seat: int, history: History, out: bytearray | None =
         elif size == 1 and called[s]:
             out[o + 3] = 1
         o += SEAT_RECORD
-    for flags, byte in ((exposed, 4), (st.knocked, 5), (st.eliminated, 6)):
-        if any(flags):
+    knocked, eliminated = st.knocked, st.eliminated
+    if True in exposed or True in knocked or True in eliminated:
+        for flags, byte in ((exposed, 4), (knocked, 5), (eliminated, 6)):
             for s in range(n):
                 if flags[s]:
                     out[record[s] + byte] = 1
-    for s, byte in ((st.dealer, 8), (active, 9), (st.top_player, 10)):
-        if 0 <= s < n:
-            out[record[s] + byte] = 1
+    s = st.dealer
+    if 0 <= s < n:
+        out[record[s] + 8] = 1
+    if 0 <= active < n:
+        out[record[active] + 9] = 1
+    s = st.top_player
+    if 0 <= s < n:
+        out[record[s] + 10] = 1
     scores = st.scores
     if any(scores):
         target = rules.target_score
