@@ -18,6 +18,8 @@ from pettingzoo.utils.conversions import parallel_to_aec
 
 from unotable import Game, Ruleset
 from unotable.env import aec_env, gym_env, parallel_env, vector_env
+from unotable.env.common import native_table_available
+from unotable.env.gymenv import native_gym_available
 from unotable.env.spaces import NOOP, OBS_SIZE, History, encode
 from unotable.errors import IllegalActionError
 from unotable.record import Record, replay
@@ -35,25 +37,37 @@ def cases() -> list[tuple[str, int]]:
 CASES = cases()
 
 
+BACKENDS = ["python"] + (["native"] if native_table_available() and native_gym_available() else [])
+"""Each checker runs on the Python engine and, where it is built, on the core."""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("preset", "n"), CASES)
-def test_pettingzoo_api_test(preset: str, n: int) -> None:
-    api_test(aec_env(preset, seats=n), num_cycles=200)
+def test_pettingzoo_api_test(preset: str, n: int, backend: str) -> None:
+    env = aec_env(preset, seats=n, backend=backend)
+    assert env.backend_name == backend
+    api_test(env, num_cycles=200)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("preset", "n"), CASES)
-def test_pettingzoo_parallel_api_test(preset: str, n: int) -> None:
-    parallel_api_test(parallel_env(preset, seats=n), num_cycles=200)
+def test_pettingzoo_parallel_api_test(preset: str, n: int, backend: str) -> None:
+    parallel_api_test(parallel_env(preset, seats=n, backend=backend), num_cycles=200)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("preset", "n"), CASES)
-def test_pettingzoo_seed_test(preset: str, n: int) -> None:
-    seed_test(lambda: aec_env(preset, seats=n), num_cycles=100)
+def test_pettingzoo_seed_test(preset: str, n: int, backend: str) -> None:
+    seed_test(lambda: aec_env(preset, seats=n, backend=backend), num_cycles=100)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("preset", "n"), CASES)
-def test_gymnasium_check_env(preset: str, n: int) -> None:
+def test_gymnasium_check_env(preset: str, n: int, backend: str) -> None:
     # Gymnasium's checker steps actions sampled without a mask: the forfeit rule takes them
-    check_env(gym_env(preset, seats=n, opponents="random", illegal="lose").unwrapped, skip_render_check=True)
+    env = gym_env(preset, seats=n, opponents="random", illegal="lose", backend=backend)
+    assert env.unwrapped.backend_name == backend
+    check_env(env.unwrapped, skip_render_check=True)
 
 
 def test_render_test() -> None:
