@@ -160,7 +160,8 @@ def test_the_server_counts_its_collectors_pauses_in_metrics(tmp_path: Path, flag
     proc, url = _serve(tmp_path, *flags)
     try:
         for _ in range(30):  # enough allocation for the young generation to be collected
-            status, _ = http("POST", f"{url}/api/tables", {"seats": 4, "bots": [None, "heuristic", "heuristic", "heuristic"]})
+            bots = [None, "heuristic", "heuristic", "heuristic"]
+            status, _ = http("POST", f"{url}/api/tables", {"seats": 4, "bots": bots})
             assert status == 201
         with urllib.request.urlopen(f"{url}/metrics", timeout=10) as resp:
             metrics = resp.read().decode()
