@@ -154,7 +154,7 @@ def serve(
 
     ``gc_full_every``: the garbage collector's policy (:mod:`unotable.server.gcpolicy`): full
     collections walk only what came since the last one, and everything every that many seconds;
-    0 leaves CPython's own policy."""
+    0 leaves CPython's own policy, as a cluster node (``redis``) does for now."""
     host, port = parse_address(host, port)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_JsonLogs())
@@ -191,7 +191,7 @@ def serve(
         timeout_graceful_shutdown=5,
     )
     server = _Server(config, app, url, lan)
-    if gc_full_every:
+    if gc_full_every and not redis:  # a cluster node keeps CPython's own policy (docs/reference/cli.md)
         policy = GcPolicy(gc_full_every)
         app.state.server.metrics.gc_source = policy.drain
         policy.install()
