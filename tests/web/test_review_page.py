@@ -90,7 +90,10 @@ def test_review_this_match_shows_progress_then_the_costliest_decisions(server: s
         f"localStorage.setItem('ut:review_worlds', '{WORLDS}');"
     )
     page.goto(f"{server}/t/{table}")
-    button = page.wait_for_selector("#summary #review-btn")
+    # a locator, not an element handle: the summary may be drawn again (a late update, the welcome
+    # of a resumed connection) between finding the button and clicking it
+    button = page.locator("#summary #review-btn")
+    button.wait_for()
     assert button.inner_text() == "Review this match"
     assert not page.query_selector("#review-list")
     button.click()
