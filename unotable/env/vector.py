@@ -45,8 +45,10 @@ from gymnasium.vector.utils import batch_space
 from unotable.arbiter import derive_seed
 from unotable.env.common import action_box, choose_backend, observation_box
 from unotable.env.gymenv import make_opponents
+from unotable.env.positions import read_positions
 from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE
 from unotable.env.table import Table, resolve_ruleset
+from unotable.errors import RulesetError
 from unotable.rules import Ruleset
 
 __all__ = ["Backend", "PythonBackend", "UnoVectorEnv", "native_backend_available"]
@@ -63,8 +65,12 @@ class Backend(Protocol):
     in place: ``obs`` uint8 (N, 854), ``mask`` uint8 (N, 445), ``reward`` float32 (N, seats) (the
     rewards of the last step, per seat), ``acted`` int8 (N,) (the seat whose action the last step
     applied, -1 for a reset row), ``terminated``/``truncated`` bool (N,), ``seat`` int8 (N,) (the
-    seat that decides next; in opponent mode the learner). ``reset(seeds)`` starts every table
-    from its seed; ``step(actions)`` applies int actions (N,) with NEXT_STEP auto-reset.
+    seat that decides next; in opponent mode the learner). ``reset(seeds, positions=None)``
+    starts every table from its seed, or with ``positions`` (one position document per table)
+    table ``i``'s first episode from ``positions[i]``, its later ones from its seed; it checks every
+    seed and position first (``RulesetError``, ``PositionError``, ``ValueError``, read by
+    :func:`unotable.env.positions.read_positions`) and changes no table when one is bad.
+    ``step(actions)`` applies int actions (N,) with NEXT_STEP auto-reset.
     """
 
     num_envs: int
@@ -76,7 +82,7 @@ class Backend(Protocol):
     truncated: np.ndarray
     seat: np.ndarray
 
-    def reset(self, seeds: Sequence[int]) -> None: ...
+    def reset(self, seeds: Sequence[int], positions: Sequence[Mapping[str, Any]] | None = None) -> None: ...
 
     def step(self, actions: np.ndarray) -> None: ...
 
@@ -126,15 +132,17 @@ class PythonBackend:
             cache[learner] = Table(self.rules, self.n, opponents=opponents, **self._options)
         return cache[learner]
 
-    def _start(self, i: int) -> None:
+    def _start(self, i: int, position: Mapping[str, Any] | None = None) -> None:
+        # the learner (seat="random") and the bots' generators come from the episode's seed, also
+        # when the episode starts from a position
         seed = self.tables[i].next_seed(self._base[i], self._episode[i])
         if self.opponents is not None and self._seat_choice == "random":
             self.learner[i] = random.Random(derive_seed(seed, "learner")).randrange(self.n)
             self.tables[i] = self._table(i, self.learner[i])
-        self.tables[i].reset(seed)
+        self.tables[i].reset(seed, position)
         self.reward[i] = 0.0
         self.acted[i] = -1
-        self._flags(i)  # set when the episode ended before its first decision (max_cycles)
+        self._flags(i)  # set when the episode ended before its first decision (max_cycles, a position)
         self._write(i)
 
     def _flags(self, i: int) -> None:
@@ -156,11 +164,21 @@ class PythonBackend:
         self.obs[i] = np.frombuffer(t.observation(seat), dtype=np.uint8)
         self.mask[i] = np.frombuffer(t.mask() if t.seat == seat else bytes(NUM_ACTIONS), dtype=np.uint8)
 
-    def reset(self, seeds: Sequence[int]) -> None:
+    def reset(self, seeds: Sequence[int], positions: Sequence[Mapping[str, Any]] | None = None) -> None:
+        """Start every table from its seed, or its first episode from ``positions[i]`` (the
+        :class:`Backend` contract); every seed and position is checked before any table changes."""
+        bases = [int(s) for s in seeds]
+        if len(bases) != self.num_envs:
+            raise ValueError(f"{len(bases)} seeds for {self.num_envs} envs")
+        for s in bases:
+            if s < 0:
+                raise RulesetError(f"a seed must be a non-negative int, not {s!r}")
+        if positions is not None:
+            read_positions(positions, self.rules, self.n, self.num_envs)  # the errors, before any change
         for i in range(self.num_envs):
-            self._base[i] = int(seeds[i])
+            self._base[i] = bases[i]
             self._episode[i] = 0
-            self._start(i)
+            self._start(i, None if positions is None else positions[i])
 
     def step(self, actions: np.ndarray) -> None:
         for i in range(self.num_envs):
@@ -241,27 +259,49 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal every table: table ``i`` from ``seed + i`` (or ``seed[i]``; no seed: fresh random
-        ones). The vector env starts from seeds only: any ``options`` (a position among them) is
-        refused with a ``ValueError`` naming them, and no table changes; ``aec_env``,
-        ``parallel_env`` and ``gym_env`` start from a position."""
-        if options:
-            raise ValueError(
-                f"the vector env takes no reset options (given: {', '.join(sorted(map(str, options)))}): "
-                "it deals every table from its seed; to start from a position use aec_env, "
-                "parallel_env or gym_env with reset(options={'position': doc})"
-            )
+        ones). ``options={"position": doc}`` starts every table from that position document
+        instead of the deal, ``options={"positions": [doc_0, ...]}`` table ``i`` from ``doc_i``; the
+        seeds still seed the opponents, the learner of ``seat="random"`` and the later episodes
+        (the module docstring). Another option, a list of the wrong length, a malformed position
+        or one of another ruleset or seat count raises (``ValueError``, ``PositionError``) before
+        any table changes."""
+        positions = self._positions(options or {})
         if seed is None:
             base = secrets.randbits(62)
             seeds = [base + i for i in range(self.num_envs)]
         elif isinstance(seed, int):
             seeds = [seed + i for i in range(self.num_envs)]
-            self._rng = np.random.default_rng(seed)
         else:
             if len(seed) != self.num_envs:
                 raise ValueError(f"{len(seed)} seeds for {self.num_envs} envs")
             seeds = [int(s) for s in seed]
-        self.pool.reset(seeds)
+        self.pool.reset(seeds, positions)
+        if isinstance(seed, int):
+            self._rng = np.random.default_rng(seed)
         return self.pool.obs.copy(), self._infos()
+
+    def _positions(self, options: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
+        """The reset's position documents, one per table, or None to deal (the documents themselves
+        are read by the backend, every one before any table changes)."""
+        unknown = sorted(map(str, set(options) - {"position", "positions"}))
+        if unknown:
+            raise ValueError(f"the vector env takes the reset options 'position' or 'positions', "
+                             f"not {', '.join(map(repr, unknown))}")
+        if "position" in options and "positions" in options:
+            raise ValueError("give the reset option 'position' (every table) or 'positions' (one per "
+                             "table), not both")
+        if "position" in options:
+            return [options["position"]] * self.num_envs
+        if "positions" in options:
+            docs = options["positions"]
+            if isinstance(docs, (str, bytes, Mapping)) or not isinstance(docs, Sequence):
+                raise ValueError(f"the reset option 'positions' is a list of {self.num_envs} position "
+                                 f"documents, one per table, not {type(docs).__name__}")
+            if len(docs) != self.num_envs:
+                raise ValueError(f"the reset option 'positions' lists {len(docs)} positions for "
+                                 f"{self.num_envs} tables: give one per table")
+            return list(docs)
+        return None
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         acts = np.asarray(actions, dtype=np.int32).reshape(self.num_envs)
