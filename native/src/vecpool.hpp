@@ -714,8 +714,10 @@ struct VecCore {
         }
     }
 
-    // PythonBackend._start: episode `v.episode` of the row's base seed
-    void start(size_t i, const Out& b, Act* legal) {
+    // PythonBackend._start: episode `v.episode` of the row's base seed, dealt, or from `from` (the
+    // state of a position, loaded by Pool.set_state) in place of the deal; the learner (seat="random")
+    // and the bots' generators come from the episode's seed either way
+    void start(size_t i, const Out& b, Act* legal, const Table* from = nullptr) {
         VecTable& v = tables[i];
         Seed seed = v.episode == 0 ? v.base : Seed::of(derive_seed(v.base, "episode", v.episode, true));
         int learner = o.learner_seat;
@@ -725,13 +727,17 @@ struct VecCore {
             learner = static_cast<int>(r.randbelow(static_cast<uint32_t>(n)));
         }
         seat_bots(i, seed, learner);
-        Engine::init(v.t, n, seed.words, seed.nwords);
-        Engine{R, v.t}.start_match();
+        if (from) {
+            v.t = *from;  // a copy into the row's own storage: no allocation
+        } else {
+            Engine::init(v.t, n, seed.words, seed.nwords);
+            Engine{R, v.t}.start_match();
+        }
         begin(i, legal);
         float* rw = b.reward + i * static_cast<size_t>(n);
         for (int s = 0; s < n; s++) rw[s] = 0.0f;
         b.acted[i] = -1;
-        flags(i, b);  // set when the episode ended before its first decision (max_cycles)
+        flags(i, b);  // set when the episode ended before its first decision (max_cycles, a finished position)
         write(i, b, legal);
     }
 
@@ -741,6 +747,20 @@ struct VecCore {
             tables[i].base = seeds[i];
             tables[i].episode = 0;
             start(i, b, legal);
+        }
+        delete[] legal;
+    }
+
+    // PythonBackend.reset(seeds, positions): every table's first episode from states[i] (what the
+    // referee's position holds: phase, hands, piles, RNG), run on to its first decision point as a
+    // dealt one is (the opponents' moves, a finished round settled); its later episodes dealt from
+    // derive_seed(seeds[i], "episode", k) as after a seeded reset
+    void load(const std::vector<Seed>& seeds, const std::vector<Table>& states, const Out& b) {
+        Act* legal = new Act[MAXA];
+        for (size_t i = 0; i < tables.size(); i++) {
+            tables[i].base = seeds[i];
+            tables[i].episode = 0;
+            start(i, b, legal, &states[i]);
         }
         delete[] legal;
     }

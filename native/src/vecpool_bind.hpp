@@ -92,6 +92,24 @@ struct PyVecPool {
         core.reset(seeds, b);
     }
 
+    // reset from positions: table i's first episode from the state of table i of `p` (a Pool of
+    // this ruleset, seat count and size, each table loaded by its set_state), its later episodes
+    // and its bots from its seed (words and text, as reset takes them)
+    void load(Pool& p, const std::vector<std::vector<uint32_t>>& words, const std::vector<std::string>& texts,
+              U8Mat obs, U8Mat mask, F32Mat reward, I8Vec acted, BoolVec terminated, BoolVec truncated, I8Vec seat) {
+        uno::VecCore::Out b = out(obs, mask, reward, acted, terminated, truncated, seat);
+        size_t n = core.tables.size();
+        if (p.seats != core.n || p.tables.size() != n)
+            throw std::invalid_argument("the positions' pool must have this pool's seat count and size");
+        if (std::memcmp(p.block, core.block, RULESET_SIZE) != 0)
+            throw std::invalid_argument("the positions' pool plays another ruleset");
+        if (words.size() != n || texts.size() != n) throw std::invalid_argument("one seed per table");
+        std::vector<uno::Seed> seeds(n);
+        for (size_t i = 0; i < n; i++) seeds[i] = seed_of(words[i], texts[i]);
+        nb::gil_scoped_release release;
+        core.load(seeds, p.tables, b);
+    }
+
     // (-1, 0) when every row stepped, else (row, reason) and nothing changed (VecCore::check)
     std::tuple<int64_t, int> step(I32Vec actions, U8Mat obs, U8Mat mask, F32Mat reward, I8Vec acted,
                                   BoolVec terminated, BoolVec truncated, I8Vec seat) {
@@ -321,6 +339,9 @@ void bind_vecpool(nb::module_& m) {
              nb::arg("specs"))
         .def("reset", &PyVecPool::reset, nb::arg("words"), nb::arg("texts"), nb::arg("obs"), nb::arg("mask"),
              nb::arg("reward"), nb::arg("acted"), nb::arg("terminated"), nb::arg("truncated"), nb::arg("seat"))
+        .def("load", &PyVecPool::load, nb::arg("pool"), nb::arg("words"), nb::arg("texts"), nb::arg("obs"),
+             nb::arg("mask"), nb::arg("reward"), nb::arg("acted"), nb::arg("terminated"), nb::arg("truncated"),
+             nb::arg("seat"))
         .def("step", &PyVecPool::step, nb::arg("actions"), nb::arg("obs"), nb::arg("mask"), nb::arg("reward"),
              nb::arg("acted"), nb::arg("terminated"), nb::arg("truncated"), nb::arg("seat"))
         .def("decider", &PyVecPool::decider, nb::arg("i"))

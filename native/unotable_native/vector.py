@@ -133,18 +133,40 @@ class VecPool:
             setattr(self, field, np.zeros((num_envs, *shape), dtype=dtype))
         self.acted.fill(-1)
         self._started = False
+        self._pool: unotable_native.Pool | None = None
 
     def _buffers(self) -> tuple[Any, ...]:
         return (self.obs, self.mask, self.reward, self.acted, self.terminated, self.truncated, self.seat)
 
-    def reset(self, seeds: Sequence[int]) -> None:
-        """Start every table from its seed: table ``i`` deals ``Game.new(seats, ruleset, seeds[i])``."""
+    def reset(self, seeds: Sequence[int], positions: Sequence[Mapping[str, Any]] | None = None) -> None:
+        """Start every table from its seed: table ``i`` deals ``Game.new(seats, ruleset, seeds[i])``;
+        with ``positions`` (one position document per table) its first episode starts from
+        ``positions[i]`` instead, its bots, learner and later episodes still from ``seeds[i]``.
+        Every seed and position is checked first (the errors of ``PythonBackend.reset``, from
+        :func:`unotable.env.positions.read_positions`); a bad one changes no table."""
         seeds = [int(s) for s in seeds]  # as PythonBackend reads them
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} envs")
         words = [seed_words(s) for s in seeds]  # RulesetError for a seed Game.new refuses
-        self._core.reset(words, [str(int(s)) for s in seeds], *self._buffers())
+        texts = [str(int(s)) for s in seeds]
+        if positions is None:
+            self._core.reset(words, texts, *self._buffers())
+        else:
+            from unotable.env.positions import read_positions
+
+            states = read_positions(positions, self.rules, self.n, self.num_envs)
+            pool = self._positions_pool()
+            for i, st in enumerate(states):  # the core's raw state of each (Pool.load_state)
+                pool.load_state(i, st)
+            self._core.load(pool._core, words, texts, *self._buffers())
         self._started = True
+
+    def _positions_pool(self) -> unotable_native.Pool:
+        """A Pool of this ruleset, seat count and size: the positions' states are loaded there, then
+        copied into the rows (kept for the next reset from positions)."""
+        if self._pool is None:
+            self._pool = unotable_native.Pool(self.num_envs, self.rules, self.n)
+        return self._pool
 
     def step(self, actions: Any) -> None:
         """Apply one action index per row (NEXT_STEP auto-reset: a row whose episode ended resets and
