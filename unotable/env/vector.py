@@ -13,6 +13,20 @@ Seeding: ``reset(seed=s)`` gives table ``i`` the seed ``s + i``, so it deals
 row's episode ended resets that row (its action is ignored) and returns the new first observation
 with reward 0.
 
+Positions: ``reset(seed=s, options={"position": doc})`` starts every table's first episode from a
+position document (a dict as ``Game.to_position()`` writes it) instead of the deal, and
+``options={"positions": [doc_0, doc_1, ...]}`` table ``i``'s from ``doc_i``. The seeds still count:
+table ``i``'s opponents draw from ``seat_rng(s + i, seat)``, its learner under ``seat="random"`` is
+drawn from ``derive_seed(s + i, "learner")`` as for a dealt episode (so a row may learn at a seat
+the position's game has not reached yet: the bots play up to its decision), and its episode ``k``
+after that deals from ``derive_seed(s + i, "episode", k)``. A position whose episode is already over
+(a finished round in round episodes, a finished match) is what a dealt episode that ends before its
+first decision is: the row's ``terminated`` set (in ``envs.pool``), an all-zero mask, and the next
+step resets it. Every position is read and checked first (:func:`unotable.env.positions.read_positions`):
+another option key, a list of the wrong length, a malformed position or one of another ruleset or
+seat count raises ``ValueError`` or :class:`~unotable.errors.PositionError` (naming the table), and
+no table changes.
+
 The tables live in a *backend* (:class:`Backend`): :class:`PythonBackend` (this module, over
 :class:`~unotable.env.table.Table`) or the native core's, which ``backend="auto"`` picks when
 ``unotable_native`` declares ``ENV_API == 1`` (a ``VecPool`` class with the same constructor,
@@ -30,6 +44,11 @@ raises it).
 >>> obs, rewards, terms, truncs, infos = envs.step(envs.sample_legal())
 >>> rewards.dtype.name, terms.shape
 ('float32', (4,))
+>>> from unotable.game import Game
+>>> doc = Game.new(2, "official", seed=3).to_position()
+>>> obs, infos = envs.reset(seed=10, options={"position": doc})
+>>> infos["seat"].tolist(), obs.shape
+([0, 0, 0, 0], (4, 854))
 """
 from __future__ import annotations
 
