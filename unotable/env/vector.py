@@ -294,7 +294,10 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             if len(seed) != self.num_envs:
                 raise ValueError(f"{len(seed)} seeds for {self.num_envs} envs")
             seeds = [int(s) for s in seed]
-        self.pool.reset(seeds, positions)
+        if positions is None:
+            self.pool.reset(seeds)
+        else:
+            self.pool.reset(seeds, positions)
         if isinstance(seed, int):
             self._rng = np.random.default_rng(seed)
         return self.pool.obs.copy(), self._infos()
