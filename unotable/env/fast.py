@@ -50,18 +50,19 @@ from unotable.views import public_seats_to_act
 __all__ = ["encode_game"]
 
 _ROW = HISTORY_DEPTH * HISTORY_ENTRY
-_ZERO = b"\x00"
+_STRIDE = SEAT_RECORD
 # By the identity of the Ruleset, keeping it alive (as spaces._ruleset_cached): per seat count and
 # observing seat, the bytes that depend on nothing else (the ruleset block, the seat count, each
-# record's "present" byte and, under partnerships, the teammates).
-_TEMPLATES: dict[tuple[int, int, int], tuple[Ruleset, bytes]] = {}
+# record's "present" byte and, under partnerships, the teammates), and by absolute seat the offset
+# of its record (seat s is at relative seat (s - seat) % n).
+_TEMPLATES: dict[tuple[int, int, int], tuple[Ruleset, bytes, tuple[int, ...]]] = {}
 
 
-def _template(rules: Ruleset, n: int, seat: int) -> bytes:
+def _template(rules: Ruleset, n: int, seat: int) -> tuple[bytes, tuple[int, ...]]:
     key = (id(rules), n, seat)
     hit = _TEMPLATES.get(key)
     if hit is not None and hit[0] is rules:
-        return hit[1]
+        return hit[1], hit[2]
     out = bytearray(OBS_SIZE)
     out[NUM_SEATS] = n
     for r in range(n):
@@ -70,10 +71,11 @@ def _template(rules: Ruleset, n: int, seat: int) -> bytes:
         if rules.partnership and (seat + r) % n % 2 == seat % 2:
             out[o + 7] = 1
     out[RULESET_OFF:OBS_SIZE] = _ruleset_cached(rules, n)
+    record = tuple(SEATS_OFF + SEAT_RECORD * ((s - seat) % n) for s in range(n))
     if len(_TEMPLATES) > 256:
         _TEMPLATES.clear()
-    _TEMPLATES[key] = (rules, bytes(out))
-    return _TEMPLATES[key][1]
+    _TEMPLATES[key] = (rules, bytes(out), record)
+    return _TEMPLATES[key][1], record
 
 
 def encode_game(game: Game, seat: int, history: History, out: bytearray | None = None) -> bytearray:
@@ -81,13 +83,13 @@ def encode_game(game: Game, seat: int, history: History, out: bytearray | None =
     st = game._st  # the engine's state, read as views.player_view reads it
     n = st.n
     rules = st.rules
-    template = _template(rules, n, seat)
+    template, record = _template(rules, n, seat)
     if out is None:
         out = bytearray(template)
     else:
         out[:] = template
     phase = st.phase
-    # no card id has 255 copies in any deck, so the counts below need no cap (the reference caps)
+    # no deck holds 255 cards, so no count or size below needs a cap (the reference caps)
     hands = st.hands
     for c in hands[seat]:
         out[HAND + c] += 1
@@ -111,37 +113,32 @@ def encode_game(game: Game, seat: int, history: History, out: bytearray | None =
                 out[MAY_CHALLENGE] = 1
     out[PHASE + int(phase)] = 1
     out[DIRECTION] = 0 if st.direction == 1 else 1
-    size = len(st.draw)
-    out[DRAW_SIZE] = 255 if size > 255 else size
-    size = len(discard)
-    out[DISCARD_SIZE] = 255 if size > 255 else size
+    out[DRAW_SIZE] = len(st.draw)
+    out[DISCARD_SIZE] = len(discard)
     out[ROUND_NO] = 255 if st.round_no > 255 else st.round_no
     in_round = st.in_round
-    out[SEATS_IN_ROUND] = sum(map(bool, in_round))
-    # the seat records (seat s at relative seat (s - seat) % n); bytes 0 and 7 are the template's
+    out[SEATS_IN_ROUND] = in_round.count(True)
+    # the seat records, by relative seat (bytes 0 and 7 are the template's): the hand sizes and
+    # "in the round" bytes as strided slices, then the rare ones seat by seat
+    end = SEATS_OFF + _STRIDE * n
+    sizes = list(map(len, hands))
+    if seat:
+        out[SEATS_OFF + 1:end:_STRIDE] = bytes(sizes[seat:] + sizes[:seat])
+        out[SEATS_OFF + 2:end:_STRIDE] = bytes(in_round[seat:] + in_round[:seat])
+    else:
+        out[SEATS_OFF + 1:end:_STRIDE] = bytes(sizes)
+        out[SEATS_OFF + 2:end:_STRIDE] = bytes(in_round)
     called, exposed = st.called, st.exposed
     live = phase < Phase.ROUND_OVER
-    # seats_to_act (views.public_seats_to_act): a catch makes every seat in the round a candidate
-    catching = live and st.flags.uno_penalty and any(exposed)
-    record = [0] * n  # by seat, the offset of its record
-    o = SEATS_OFF
-    for r in range(n):
-        s = seat + r
-        if s >= n:
-            s -= n
-        record[s] = o
-        size = len(hands[s])
-        out[o + 1] = 255 if size > 255 else size
-        if in_round[s]:
-            out[o + 2] = 1
-            if size == 1:
+    if 1 in sizes:
+        for s in range(n):
+            if sizes[s] == 1:
                 if called[s]:
-                    out[o + 3] = 1
-                elif live:
-                    out[o + 13] = 1  # it may call UNO
-        elif size == 1 and called[s]:
-            out[o + 3] = 1
-        o += SEAT_RECORD
+                    out[record[s] + 3] = 1
+                elif live and in_round[s]:
+                    out[record[s] + 13] = 1  # it may call UNO
+    # seats_to_act (views.public_seats_to_act): a catch makes every seat in the round a candidate
+    catching = live and st.flags.uno_penalty and True in exposed
     knocked, eliminated = st.knocked, st.eliminated
     if True in exposed or True in knocked or True in eliminated:
         for flags, byte in ((exposed, 4), (knocked, 5), (eliminated, 6)):
@@ -174,12 +171,10 @@ def encode_game(game: Game, seat: int, history: History, out: bytearray | None =
             out[record[s] + 13] = 1
     elif live and in_round[active]:
         out[record[active] + 13] = 1
-    for c in discard:
-        out[DISCARD_COUNTS + c] += 1
+    out[DISCARD_COUNTS:HISTORY_OFF] = history.discard_tally(discard)
     # the history block: each seat's packed row (targets 0) by relative seat, then the targets
     packed, targets = history.packed, history.targets
-    out[HISTORY_OFF:HISTORY_OFF + _ROW * n] = b"".join(
-        [row.ljust(_ROW, _ZERO) for row in (packed[seat:] + packed[:seat] if seat else packed)])
+    out[HISTORY_OFF:HISTORY_OFF + _ROW * n] = b"".join(packed[seat:] + packed[:seat] if seat else packed)
     if any(targets):
         for s in range(n):
             o = HISTORY_OFF + _ROW * ((record[s] - SEATS_OFF) // SEAT_RECORD)

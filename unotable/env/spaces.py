@@ -320,6 +320,7 @@ assert RULESET_OFF + RULESET_SIZE == OBS_SIZE
 
 # History entry kinds.
 H_PLAY, H_PLAY_UNO, H_DRAW, H_PASS, H_ACCEPT, H_CHALLENGE, H_COLOR, H_UNO, H_CATCH = range(1, 10)
+_EMPTY_ROW = bytes(HISTORY_DEPTH * HISTORY_ENTRY)
 _H_KIND = {DRAW: H_DRAW, PASS: H_PASS, ACCEPT: H_ACCEPT, CHALLENGE: H_CHALLENGE,
            CHOOSE_COLOR: H_COLOR, CALL_UNO: H_UNO, CATCH: H_CATCH}
 
@@ -385,24 +386,46 @@ class History:
     [(3, 0, 0, -1, 5, 0)]
     """
 
-    __slots__ = ("entries", "n", "packed", "targets")
+    __slots__ = ("_pile", "_tally", "entries", "n", "packed", "targets")
 
     def __init__(self, n: int) -> None:
         self.n = n
         self.entries: list[list[tuple[int, int, int, int, int, int]]] = [[] for _ in range(n)]
         """Per seat, newest first, the entries :meth:`push` makes."""
-        self.packed: list[bytes] = [b""] * n
-        """Per seat, the same entries as the block's bytes, each target byte 0 (for
-        :func:`unotable.env.fast.encode_game`, which writes a row at once and then its targets)."""
+        self.packed: list[bytes] = [_EMPTY_ROW] * n
+        """Per seat, the same entries as the block's bytes (a whole row, zero-padded), each target
+        byte 0 (for :func:`unotable.env.fast.encode_game`, which writes every row at once and then
+        the targets)."""
         self.targets: list[tuple[tuple[int, int], ...]] = [()] * n
         """Per seat, (byte offset in the row, absolute target) of each entry with a target."""
+        self._pile: list[int] = []
+        self._tally = bytearray(NUM_CARD_IDS)
 
     def clear(self) -> None:
         for e in self.entries:
             e.clear()
         n = self.n
-        self.packed = [b""] * n
+        self.packed = [_EMPTY_ROW] * n
         self.targets = [()] * n
+
+    def discard_tally(self, pile: list[int]) -> bytearray:
+        """The count of each card id in the discard pile ``pile`` (bottom first), kept between
+        calls: when the pile is the last one with cards put on top (the common case), only those
+        are counted; any other change (a reshuffle, cards slipped under the top, another game)
+        counts it again. A pure function of ``pile``: the cache is checked against a copy."""
+        seen = self._pile
+        k = len(seen)
+        tally = self._tally
+        if len(pile) < k or (k and pile[:k] != seen):
+            seen.clear()
+            k = 0
+            tally = self._tally = bytearray(NUM_CARD_IDS)
+        if len(pile) > k:
+            new = pile[k:]
+            for c in new:
+                tally[c] += 1
+            seen += new
+        return tally
 
     def push(self, seat: int, action: Action, top: int, color: int) -> None:
         """Record ``seat``'s ``action``; ``top`` is the top card id before it, ``color`` the current
@@ -435,15 +458,17 @@ class History:
             row.pop()
         size = HISTORY_DEPTH * HISTORY_ENTRY
         self.packed[seat] = (bytes((k, card, named, 0, top + 1, color + 1)) + self.packed[seat])[:size]
-        moved = ((o + HISTORY_ENTRY, t) for o, t in self.targets[seat] if o + HISTORY_ENTRY < size)
-        self.targets[seat] = ((3, target), *moved) if target >= 0 else tuple(moved)
+        targets = self.targets[seat]
+        if targets or target >= 0:  # (most entries have no target, and most rows hold none)
+            moved = tuple((o + HISTORY_ENTRY, t) for o, t in targets if o + HISTORY_ENTRY < size)
+            self.targets[seat] = ((3, target), *moved) if target >= 0 else moved
 
     def copy(self) -> History:
         other = History(self.n)
         other.entries = [row[:] for row in self.entries]
         other.packed = self.packed[:]
         other.targets = self.targets[:]
-        return other
+        return other  # (the discard tally is a cache: the copy starts its own)
 
 
 _PHASES = tuple(Phase)
@@ -541,11 +566,8 @@ def write_history_packed(out: bytearray, history: History, me: int, n: int) -> N
         s = me + r
         if s >= n:
             s -= n
-        row = packed[s]
-        if not row:
-            continue
         o = HISTORY_OFF + HISTORY_DEPTH * HISTORY_ENTRY * r
-        out[o : o + len(row)] = row
+        out[o : o + len(packed[s])] = packed[s]
         for at, target in targets[s]:
             out[o + at] = (target - me) % n + 1
 
