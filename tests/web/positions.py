@@ -32,3 +32,17 @@ POSITIONS: dict[str, dict[str, Any]] = {
     # Ann's last card: the round ends on her first play (6 points, short of the 19 that win the match)
     "19": {**BASE, "hands": [["R1"], ["Y1", "Y2"], ["G1", "G2"]], "discard": ["R5"]},
 }
+
+# The tallest table at each seat count: the viewer (seat 0) plays first, so the page shows the
+# turn banner and the prompt above the hand, and the dealer (the last seat) wears its badge
+# (test_friends.py::test_the_whole_table_on_screen_when_the_viewer_plays_first). Target score 20 + seats.
+_HANDS = ["R3", "Y2", "Y3", "GS", "B2", "B8", "B9"]
+_OTHERS = [["R1", "R2", "R4", "R6", "R8", "R9", "G1"], ["Y1", "Y4", "Y6", "Y8", "Y9", "G2", "G3"],
+           ["G4", "G6", "G8", "G9", "B1", "B3", "B4"], ["B6", "R1", "R2", "R4", "Y1", "Y4", "G1"],
+           ["R6", "R8", "Y6", "Y8", "G2", "G3", "G4"], ["B1", "B3", "B4", "B6", "R9", "Y9", "G6"],
+           ["RS", "YS", "GS", "BS", "RR", "YR", "GR"], ["BR", "RD2", "YD2", "GD2", "BD2", "R0", "Y0"],
+           ["G0", "B0", "W", "W", "R5", "Y5", "G5"]]
+for _n in (2, 4, 10):
+    POSITIONS[str(20 + _n)] = {"fill": "draw", "dealer": _n - 1, "active": 0,
+                               "hands": [_HANDS, *_OTHERS[:_n - 1]], "discard": ["B7"]}
+

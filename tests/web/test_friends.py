@@ -190,6 +190,35 @@ def test_the_table_in_turn_order_at_each_size(server: str, browser: Any, seats: 
     close_all([page], errors)
 
 
+def on_screen(page: Page, viewport: dict[str, int]) -> list[Any]:
+    """The hand's cards, the seats and the discard pile that stand outside the viewport."""
+    out = []
+    for sel in (".hand .card", ".seats .seat", "#discard"):
+        boxes = page.eval_on_selector_all(sel, "els => els.map((e) => { const r = e.getBoundingClientRect();"
+                                               " return [r.left, r.top, r.right, r.bottom]; })")
+        out += [(sel, box) for box in boxes if not (box[0] >= -1 and box[2] <= viewport["width"] + 1
+                                                  and box[1] >= -30 and box[3] <= viewport["height"] + 1)]
+    return out
+
+
+@pytest.mark.parametrize("seats", [2, 4, 10])
+@pytest.mark.parametrize(("name", "viewport"), [("360", PHONE), ("740", LANDSCAPE), ("1280", LAPTOP)])
+def test_the_whole_table_on_screen_when_the_viewer_plays_first(
+        positioned_server: str, browser: Any, seats: int, name: str, viewport: dict[str, int]) -> None:
+    # the tallest table: the turn banner and the prompt above the hand, the dealer's badge on the
+    # last seat (positions 22, 24 and 30); a deal of the plain server gives it one time in `seats`
+    errors: list[str] = []
+    doc = create(positioned_server, seats, seats - 1, bot_pause=30, options={"target_score": 20 + seats})
+    page = host_page(browser, positioned_server, doc, "ar" if seats == 4 else "en-US", viewport, errors)
+    start(page)
+    page.wait_for_selector(".seats .seat")
+    assert page.locator(".hand .card").count() == 7
+    assert page.locator(".me-spot.next, .hand .card.playable").count() >= 1  # the viewer's turn
+    assert on_screen(page, viewport) == [], f"{seats} seats at {name}"
+    assert overlaps(page) == [] and page.evaluate(SEATS_IN_THEIR_SLOTS) == []
+    close_all([page], errors)
+
+
 # -- the hand --------------------------------------------------------------------------------------
 
 
