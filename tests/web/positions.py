@@ -35,7 +35,8 @@ POSITIONS: dict[str, dict[str, Any]] = {
 
 # The tallest table at each seat count: the viewer (seat 0) plays first, so the page shows the
 # turn banner and the prompt above the hand, and the dealer (the last seat) wears its badge
-# (test_friends.py::test_the_whole_table_on_screen_when_the_viewer_plays_first). Target score 20 + seats.
+# (test_friends.py::test_the_whole_table_on_screen_when_the_viewer_plays_first). Target score 20 + seats;
+# 40 + seats: the same when the first card is a wild whose colour the viewer names.
 _HANDS = ["R3", "Y2", "Y3", "GS", "B2", "B8", "B9"]
 _OTHERS = [["R1", "R2", "R4", "R6", "R8", "R9", "G1"], ["Y1", "Y4", "Y6", "Y8", "Y9", "G2", "G3"],
            ["G4", "G6", "G8", "G9", "B1", "B3", "B4"], ["B6", "R1", "R2", "R4", "Y1", "Y4", "G1"],
@@ -45,4 +46,7 @@ _OTHERS = [["R1", "R2", "R4", "R6", "R8", "R9", "G1"], ["Y1", "Y4", "Y6", "Y8", 
 for _n in (2, 4, 10):
     POSITIONS[str(20 + _n)] = {"fill": "draw", "dealer": _n - 1, "active": 0,
                                "hands": [_HANDS, *_OTHERS[:_n - 1]], "discard": ["B7"]}
+    # taller still: the first card is a wild and the viewer names its colour (target 40 + seats)
+    POSITIONS[str(40 + _n)] = {**POSITIONS[str(20 + _n)], "discard": ["W4"], "color": None,
+                               "phase": "choose_color", "color_for": "first_card"}
 

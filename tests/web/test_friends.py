@@ -201,19 +201,25 @@ def on_screen(page: Page, viewport: dict[str, int]) -> list[Any]:
     return out
 
 
+@pytest.mark.parametrize(("first", "target"), [("card", 20), ("wild", 40)])
 @pytest.mark.parametrize("seats", [2, 4, 10])
 @pytest.mark.parametrize(("name", "viewport"), [("360", PHONE), ("740", LANDSCAPE), ("1280", LAPTOP)])
 def test_the_whole_table_on_screen_when_the_viewer_plays_first(
-        positioned_server: str, browser: Any, seats: int, name: str, viewport: dict[str, int]) -> None:
-    # the tallest table: the turn banner and the prompt above the hand, the dealer's badge on the
-    # last seat (positions 22, 24 and 30); a deal of the plain server gives it one time in `seats`
+        positioned_server: str, browser: Any, seats: int, name: str, viewport: dict[str, int],
+        first: str, target: int) -> None:
+    # the tallest tables: the turn banner and the prompt above the hand, the dealer's badge on the
+    # last seat (positions 22, 24 and 30), and the colours to name when the first card is a wild
+    # (42, 44, 50); a deal of the plain server gives each now and then
     errors: list[str] = []
-    doc = create(positioned_server, seats, seats - 1, bot_pause=30, options={"target_score": 20 + seats})
+    doc = create(positioned_server, seats, seats - 1, bot_pause=30, options={"target_score": target + seats})
     page = host_page(browser, positioned_server, doc, "ar" if seats == 4 else "en-US", viewport, errors)
     start(page)
     page.wait_for_selector(".seats .seat")
     assert page.locator(".hand .card").count() == 7
-    assert page.locator(".me-spot.next, .hand .card.playable").count() >= 1  # the viewer's turn
+    if first == "wild":
+        assert page.locator(".color-row button").count() == 4  # the viewer names the colour
+    else:
+        assert page.locator(".hand .card.playable").count() >= 1  # the viewer's turn
     assert on_screen(page, viewport) == [], f"{seats} seats at {name}"
     assert overlaps(page) == [] and page.evaluate(SEATS_IN_THEIR_SLOTS) == []
     close_all([page], errors)
