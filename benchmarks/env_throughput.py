@@ -24,6 +24,9 @@ ratios, which hold steady, rather than the absolute figures, which do not):
 - ``unotable_native VecPool x1 per call``: one table of the core's vector backend stepped one
   decision per Python call (the cost an AEC env over the core would pay before PettingZoo's
   own per-step protocol).
+- With ``--peers``, after these and one at a time, each in a virtual environment of its own
+  (``benchmarks/env_peers.py``): OpenSpiel's ``crazy_eights`` from Python, and PettingZoo 1.20.1's
+  ``uno_v4`` where the package index serves it (reported unavailable, with pip's reason, where not).
 - ``unotable_native Pool.step``: the native core's own batched step over ``--tables`` tables
   (its decision points: the active seat decides; a finished match restarts the table), timed
   the same way, when ``unotable_native`` is installed.
@@ -326,6 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--only", default="", help="run only the rows whose name holds one of these "
                         "comma-separated words (the raw row always runs: the ratios' reference)")
+    parser.add_argument("--peers", action="store_true", help="then time the peers that need their own "
+                        "virtual environment (benchmarks/env_peers.py: OpenSpiel's crazy_eights, "
+                        "PettingZoo 1.20.1's uno_v4), one after another")
     args = parser.parse_args(argv)
     rows: list[tuple[str, TimedChunk]] = [("unotable raw", timed(raw_chunks(args.seats, args.seed)))]
     theirs = (("rlcard 1.2.0 env.run", rlcard_run_chunks), ("rlcard 1.2.0 step loop", rlcard_step_chunks))
@@ -364,9 +370,15 @@ def main(argv: list[str] | None = None) -> int:
     for (name, _), (episodes, steps, elapsed) in zip(rows, totals, strict=True):
         results.append({"env": name, "steps": steps, "seconds": round(elapsed, 3),
                         "steps_per_s": steps / elapsed, "episodes": episodes})
+    if args.peers:  # after the rows above, each in its own virtual environment
+        from env_peers import PEERS, run_peer
+
+        results += [run_peer(p, args.seats, args.seconds, args.seed) for p in PEERS]
     raw = results[0]["steps_per_s"]
     run = next((r["steps_per_s"] for r in results if r["env"].endswith("env.run")), None)
     for r in results:
+        if "unavailable" in r:
+            continue
         r["vs_raw"] = r["steps_per_s"] / raw
         if run is not None:
             r["vs_rlcard_env_run"] = r["steps_per_s"] / run
@@ -379,6 +391,9 @@ def main(argv: list[str] | None = None) -> int:
           "rows taking turns")
     print(f"{'env':<32} {'steps/s':>10} {'vs raw':>8} {'vs env.run':>11}")
     for r in results:
+        if "unavailable" in r:
+            print(f"{r['env']:<32} unavailable: {r['unavailable']}")
+            continue
         vs_run = f"{r['vs_rlcard_env_run']:.2f}x" if "vs_rlcard_env_run" in r else ""
         print(f"{r['env']:<32} {r['steps_per_s']:>10.0f} {r['vs_raw']:>7.2f}x {vs_run:>11}")
     if run is None:
