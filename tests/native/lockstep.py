@@ -110,3 +110,19 @@ def lockstep(game: Game, pool: Any, i: int, policy_seed: int, probe: float = 0.0
             same(game, pool, i, f"after {action!r} by {seat} ({applied} actions)", history)
     same(game, pool, i, "end", history)
     return applied
+
+
+BUFFERS = ("obs", "mask", "reward", "acted", "terminated", "truncated", "seat")
+"""The buffers of the vector env's backends (``unotable.env.vector.Backend``)."""
+
+
+def assert_same_buffers(a: Any, b: Any, where: str) -> None:
+    """Two vector backends' buffers equal, dtype and shape included (the rows that differ, if not)."""
+    import numpy as np
+
+    for name in BUFFERS:
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and x.shape == y.shape, (where, name)
+        if not np.array_equal(x, y):
+            rows = [i for i in range(len(x)) if not np.array_equal(x[i], y[i])]
+            pytest.fail(f"{where}: {name} differs at rows {rows}")

@@ -26,8 +26,9 @@ from unotable.env.vector import PythonBackend, native_backend_available
 from unotable.errors import IllegalActionError, InvalidActionError, RulesetError
 from unotable.rules import PRESET_NAMES
 
+from lockstep import BUFFERS, assert_same_buffers
+
 VecPool = native.VecPool
-BUFFERS = ("obs", "mask", "reward", "acted", "terminated", "truncated", "seat")
 
 CASES = [(p, n) for p in PRESET_NAMES for n in (2, 4, 10) if n in Ruleset.preset(p).seat_counts]
 
@@ -48,15 +49,6 @@ OPTIONS: list[dict[str, Any]] = [
 def backends(preset: str, n: int, tables: int, **options: Any) -> tuple[PythonBackend, Any]:
     rules = resolve_ruleset(preset)
     return PythonBackend(tables, rules, n, **options), VecPool(tables, rules, n, **options)
-
-
-def assert_same(a: Any, b: Any, where: str) -> None:
-    for name in BUFFERS:
-        x, y = getattr(a, name), getattr(b, name)
-        assert x.dtype == y.dtype and x.shape == y.shape, (where, name)
-        if not np.array_equal(x, y):
-            rows = [i for i in range(len(x)) if not np.array_equal(x[i], y[i])]
-            pytest.fail(f"{where}: {name} differs at rows {rows}")
 
 
 def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -80,7 +72,7 @@ def lockstep(preset: str, n: int, options: dict[str, Any], tables: int, steps: i
     seeds = [seed + i for i in range(tables)]
     a.reset(seeds)
     b.reset(seeds)
-    assert_same(a, b, f"{preset}/{n} {options} reset")
+    assert_same_buffers(a, b, f"{preset}/{n} {options} reset")
     rng = np.random.default_rng(seed)
     seen = {"steps": 0, "episodes": 0, "declines": 0, "offers": 0}
     for t in range(steps):
@@ -91,7 +83,7 @@ def lockstep(preset: str, n: int, options: dict[str, Any], tables: int, steps: i
         a.step(actions)
         b.step(actions)
         seen["steps"] += tables
-        assert_same(a, b, f"{preset}/{n} {options} step {t}")
+        assert_same_buffers(a, b, f"{preset}/{n} {options} step {t}")
     return seen
 
 
@@ -118,14 +110,14 @@ def test_seeds_above_64_bits_and_episode_seeds() -> None:
     seeds = [2**70 + 3, 2**130 + 1]
     a.reset(seeds)
     b.reset(seeds)
-    assert_same(a, b, "big seeds")
+    assert_same_buffers(a, b, "big seeds")
     assert a.tables[0].episode_seed == seeds[0]
     rng = np.random.default_rng(0)
     for _ in range(300):
         actions = random_actions(a.mask, rng)
         a.step(actions)
         b.step(actions)
-        assert_same(a, b, "big seeds")
+        assert_same_buffers(a, b, "big seeds")
     assert a._episode[0] > 0
     assert a.tables[0].episode_seed == derive_seed(seeds[0], "episode", a._episode[0])
 
@@ -209,7 +201,7 @@ def test_bad_actions_are_refused_alike_and_change_nothing() -> None:
             checked += 1
         a.step(good)
         b.step(good)
-        assert_same(a, b, "after refusals")
+        assert_same_buffers(a, b, "after refusals")
     assert checked > 100
     with pytest.raises(ValueError, match="shape"):
         b.step(np.zeros(2, np.int32))

@@ -22,7 +22,7 @@ from unotable.env.table import Table, resolve_ruleset
 from unotable.env.vector import PythonBackend
 from unotable.errors import PositionError
 
-BUFFERS = ("obs", "mask", "reward", "acted", "terminated", "truncated", "seat")
+from lockstep import BUFFERS, assert_same_buffers
 
 
 def positions(preset: str, n: int, seed: int, count: int) -> list[dict[str, Any]]:
@@ -51,15 +51,6 @@ def positions(preset: str, n: int, seed: int, count: int) -> list[dict[str, Any]
         act()
     out.append(t.game.to_position())  # a round already over
     return out
-
-
-def assert_same(a: Any, b: Any, where: str) -> None:
-    for name in BUFFERS:
-        x, y = getattr(a, name), getattr(b, name)
-        assert x.dtype == y.dtype and x.shape == y.shape, (where, name)
-        if not np.array_equal(x, y):
-            rows = [i for i in range(len(x)) if not np.array_equal(x[i], y[i])]
-            pytest.fail(f"{where}: {name} differs at rows {rows}")
 
 
 def choose(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -98,7 +89,7 @@ def test_reset_from_positions_then_step_alike(preset: str, n: int, options: dict
     seeds = [100 * n + i for i in range(tables)]
     a.reset(seeds, docs)
     b.reset(seeds, docs)
-    assert_same(a, b, f"{preset}/{n} {options} reset")
+    assert_same_buffers(a, b, f"{preset}/{n} {options} reset")
     if options.get("episode") != "match":  # (a match deals its next round)
         assert a.terminated[-1] and a.acted[-1] == -1  # the finished round ends its row's episode at once
     if options.get("opponents") is None:  # the deciding seat's view of the position itself
@@ -113,7 +104,7 @@ def test_reset_from_positions_then_step_alike(preset: str, n: int, options: dict
         actions = choose(a.mask, rng)
         a.step(actions)
         b.step(actions)
-        assert_same(a, b, f"{preset}/{n} {options} step {step}")
+        assert_same_buffers(a, b, f"{preset}/{n} {options} step {step}")
     assert ended >= 2  # auto-resets were compared, the finished position's among them
     for i in range(tables):  # later episodes deal from the seeds, as after a seeded reset
         k = a._episode[i]
@@ -129,7 +120,7 @@ def test_one_position_for_every_row_and_the_learner_from_the_seed() -> None:
     seeds = [40 + i for i in range(6)]
     a.reset(seeds, [doc] * 6)
     b.reset(seeds, [doc] * 6)
-    assert_same(a, b, "one position")
+    assert_same_buffers(a, b, "one position")
     drawn = [random.Random(derive_seed(s, "learner")).randrange(4) for s in seeds]
     assert a.seat.tolist() == drawn == b.seat.tolist()
 
@@ -171,4 +162,4 @@ def test_bad_positions_are_refused_alike_and_no_row_changes(bad: str, error: typ
     actions = np.array([int(np.flatnonzero(row)[0]) for row in a.mask], np.int32)
     a.step(actions)  # the rows play on from the seeded reset, alike
     b.step(actions)
-    assert_same(a, b, "after the refusal")
+    assert_same_buffers(a, b, "after the refusal")
