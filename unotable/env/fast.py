@@ -50,7 +50,6 @@ from unotable.views import public_seats_to_act
 __all__ = ["encode_game"]
 
 _ROW = HISTORY_DEPTH * HISTORY_ENTRY
-_STRIDE = SEAT_RECORD
 # By the identity of the Ruleset, keeping it alive (as spaces._ruleset_cached): per seat count and
 # observing seat, the bytes that depend on nothing else (the ruleset block, the seat count, each
 # record's "present" byte and, under partnerships, the teammates), and by absolute seat the offset
@@ -120,14 +119,14 @@ def encode_game(game: Game, seat: int, history: History, out: bytearray | None =
     out[SEATS_IN_ROUND] = in_round.count(True)
     # the seat records, by relative seat (bytes 0 and 7 are the template's): the hand sizes and
     # "in the round" bytes as strided slices, then the rare ones seat by seat
-    end = SEATS_OFF + _STRIDE * n
+    end = SEATS_OFF + SEAT_RECORD * n
     sizes = list(map(len, hands))
     if seat:
-        out[SEATS_OFF + 1:end:_STRIDE] = bytes(sizes[seat:] + sizes[:seat])
-        out[SEATS_OFF + 2:end:_STRIDE] = bytes(in_round[seat:] + in_round[:seat])
+        out[SEATS_OFF + 1:end:SEAT_RECORD] = bytes(sizes[seat:] + sizes[:seat])
+        out[SEATS_OFF + 2:end:SEAT_RECORD] = bytes(in_round[seat:] + in_round[:seat])
     else:
-        out[SEATS_OFF + 1:end:_STRIDE] = bytes(sizes)
-        out[SEATS_OFF + 2:end:_STRIDE] = bytes(in_round)
+        out[SEATS_OFF + 1:end:SEAT_RECORD] = bytes(sizes)
+        out[SEATS_OFF + 2:end:SEAT_RECORD] = bytes(in_round)
     called, exposed = st.called, st.exposed
     live = phase < Phase.ROUND_OVER
     if 1 in sizes:
