@@ -219,16 +219,22 @@ def _proc_stats(pid: int) -> tuple[float, int]:
 
 def _thread_cpu(pid: int) -> dict[str, float]:
     """CPU seconds used so far by process ``pid``'s event loop (its main thread) and by its other
-    threads together (the store's worker and checkpoints, the default executor)."""
+    threads together (the store's worker and checkpoints, the default executor), each also split
+    into user and kernel time (system calls: the sockets' reads and writes, epoll, the disk's sync)."""
     ticks = os.sysconf("SC_CLK_TCK")
-    out = {"main": 0.0, "threads": 0.0}
+    out = {"main": 0.0, "threads": 0.0, "main_user": 0.0, "main_kernel": 0.0, "threads_user": 0.0,
+           "threads_kernel": 0.0}
     for task in os.listdir(f"/proc/{pid}/task"):
         try:
             with open(f"/proc/{pid}/task/{task}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:  # the thread ended meanwhile
             continue
-        out["main" if int(task) == pid else "threads"] += (int(fields[11]) + int(fields[12])) / ticks
+        who = "main" if int(task) == pid else "threads"
+        user, kernel = int(fields[11]) / ticks, int(fields[12]) / ticks
+        out[who] += user + kernel
+        out[f"{who}_user"] += user
+        out[f"{who}_kernel"] += kernel
     return out
 
 

@@ -17,7 +17,7 @@ import uvicorn
 from unotable.server.app import ServerSettings, create_app
 from unotable.server.gcpolicy import GcPolicy
 
-__all__ = ["parse_address", "serve"]
+__all__ = ["parse_address", "serve", "uvicorn_config"]
 
 
 def parse_address(host: str, port: int) -> tuple[str, int]:
@@ -95,6 +95,21 @@ def link_base(host: str, port: int, public_url: str = "") -> tuple[str, list[str
         return (lan[0] if lan else f"http://127.0.0.1:{port}"), lan
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}", []
+
+
+def uvicorn_config(app: Any) -> uvicorn.Config:
+    """How ``unotable serve`` runs ``app`` under uvicorn (benchmarks/server_floor.py runs its bare
+    stack the same way)."""
+    # no permessage-deflate: an update is about a kilobyte, sent to every seat after every action;
+    # compressing (and inflating what comes in) was a tenth of the server's CPU per action
+    return uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="on",
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+        timeout_graceful_shutdown=5,
+    )
 
 
 class _Server(uvicorn.Server):
@@ -180,17 +195,7 @@ def serve(
         lease_ttl=lease_ttl,
     )
     app = create_app(settings)
-    # no permessage-deflate: an update is about a kilobyte, sent to every seat after every action;
-    # compressing (and inflating what comes in) was a tenth of the server's CPU per action
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        lifespan="on",
-        ws="websockets-sansio",
-        ws_per_message_deflate=False,
-        timeout_graceful_shutdown=5,
-    )
-    server = _Server(config, app, url, lan)
+    server = _Server(uvicorn_config(app), app, url, lan)
     if gc_full_every and not redis:  # a cluster node keeps CPython's own policy (docs/reference/cli.md)
         policy = GcPolicy(gc_full_every)
         app.state.server.metrics.gc_source = policy.drain
