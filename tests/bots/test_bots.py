@@ -589,13 +589,15 @@ def test_the_policy_opponent_plays_the_fast_policy_legally_and_rounds_against_it
             decisions.main(argv)
 
 
-def test_the_benchmarks_rounds_are_the_arenas_rounds() -> None:
+@pytest.mark.parametrize("seats", [2, 4])
+def test_the_benchmarks_rounds_are_the_arenas_rounds(seats: int) -> None:
     """hidden_info.arena_round (which decisions.py --rounds plays) plays round ``index`` of the
-    arena's 4-seat official run exactly as ``unotable simulate`` does: the same winner."""
+    arena's official run exactly as ``unotable simulate`` does: the same winner, at four seats
+    and heads-up (``hidden_info --seats 2``)."""
     from unotable.bots.arena import Config, play_game
     from unotable.bots.base import Bot
 
-    config = Config(Ruleset.preset("official").to_dict(), 4, hidden_info.LINEUP, 1)
+    config = Config(Ruleset.preset("official").to_dict(), seats, hidden_info.lineup(seats), 1)
 
     def small(spec: str) -> Bot:
         return IsmctsBot(iterations=8) if spec == "ismcts" else make_bot(spec)
@@ -603,7 +605,7 @@ def test_the_benchmarks_rounds_are_the_arenas_rounds() -> None:
     wins = []
     for index in range(6):  # the rotation puts ismcts in every seat
         result = play_game(config, index, small)
-        won = hidden_info.arena_round(index, 1, lambda g: IsmctsBot(iterations=8))
+        won = hidden_info.arena_round(index, 1, lambda g: IsmctsBot(iterations=8), seats=seats)
         assert won == any(result.bots[w] == "ismcts" for w in result.winners)
         wins.append(won)
     assert len(set(wins)) == 2  # both outcomes occur, so the comparison means something

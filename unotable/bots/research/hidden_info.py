@@ -2,8 +2,9 @@
 
 ismcts samples the other hands under the sound inferences of :class:`~unotable.determinize.Tracker`,
 by the weights of its hand model (:mod:`unotable.bots.handmodel`). This benchmark plays 4-seat
-``official`` rounds of one ismcts against three heuristic bots (the arena's seats, seeds and seat
-rotation, so ``plain`` reproduces ``unotable simulate``) with other samplers in its place:
+(``--seats``: 2 to 10) ``official`` rounds of one ismcts against three heuristic bots (the arena's
+seats, seeds and seat rotation, so ``plain`` reproduces ``unotable simulate``) with other samplers
+in its place:
 
 - ``plain``: the package's ismcts;
 - ``uniform``: ``ismcts:hand_model=false``, the other hands dealt uniformly (the package's
@@ -31,6 +32,7 @@ holds a card of color c / a wild" (summed over the 3 other seats and 5 features,
 0 is the oracle), averaged over ismcts's decisions.
 
     .venv/bin/python benchmarks/hidden_info.py --games 400 --jobs 2 --variants uniform,plain,oracle
+    .venv/bin/python benchmarks/hidden_info.py --games 400 --jobs 2 --seats 2 --variants plain,oracle
     .venv/bin/python benchmarks/hidden_info.py --quality 30
 """
 from __future__ import annotations
@@ -263,7 +265,12 @@ def build(variant: str, eps: float, tries: int) -> IsmctsBot:
     raise SystemExit(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
 
 
-LINEUP = ("ismcts", "heuristic", "heuristic", "heuristic")
+def lineup(seats: int) -> tuple[str, ...]:
+    """ismcts and ``seats - 1`` heuristic bots, the arena's order (seats rotate per round)."""
+    return ("ismcts",) + ("heuristic",) * (seats - 1)
+
+
+LINEUP = lineup(4)
 
 
 class PolicyBot(BaseBot):
@@ -289,26 +296,29 @@ class PolicyBot(BaseBot):
         return a if a in legal else legal[0]
 
 
-def arena_round(index: int, seed: int, ismcts: Callable[[Game], Bot], opponent: str = "heuristic") -> bool:
-    """Play round ``index`` of the arena's 4-seat official run of ``seed`` (its seat rotation and
-    seeds), ``ismcts(game)`` in ismcts's seat and heuristic bots in the others (``opponent="policy"``:
-    :class:`PolicyBot`); whether it won."""
-    config = Config(Ruleset.preset("official").to_dict(), 4, LINEUP, seed)
+def arena_round(
+    index: int, seed: int, ismcts: Callable[[Game], Bot], opponent: str = "heuristic", seats: int = 4
+) -> bool:
+    """Play round ``index`` of the arena's ``seats``-seat official run of ``seed`` (its seat rotation
+    and seeds), ``ismcts(game)`` in ismcts's seat and heuristic bots in the others
+    (``opponent="policy"``: :class:`PolicyBot`); whether it won."""
+    config = Config(Ruleset.preset("official").to_dict(), seats, lineup(seats), seed)
     specs, game_seed = seating(config, index)
-    game = Game.new(seats=4, ruleset=config.rules(), seed=game_seed)
+    game = Game.new(seats=seats, ruleset=config.rules(), seed=game_seed)
     bots: list[Bot] = [
         ismcts(game) if spec == "ismcts" else PolicyBot(game) if opponent == "policy" else make_bot(spec)
         for spec in specs
     ]
-    rngs = game_rngs(seed, index, 4)
+    rngs = game_rngs(seed, index, seats)
     Arbiter(game, dict(enumerate(bots)), rngs).play_round(100_000)
     result = game.round_result()
     return result is not None and result.winner is not None and specs[result.winner] == "ismcts"
 
 
-def play_round(job: tuple[str, int, int, float, int]) -> tuple[str, int, bool]:
-    """Round ``index`` of the arena's 4-seat official run of ``seed``, ``variant`` in ismcts's seat."""
-    variant, index, seed, eps, tries = job
+def play_round(job: tuple[str, int, int, float, int, int]) -> tuple[str, int, bool]:
+    """Round ``index`` of the arena's ``seats``-seat official run of ``seed``, ``variant`` in
+    ismcts's seat."""
+    variant, index, seed, eps, tries, seats = job
 
     def ismcts(game: Game) -> Bot:
         bot = build(variant, eps, tries)
@@ -316,7 +326,7 @@ def play_round(job: tuple[str, int, int, float, int]) -> tuple[str, int, bool]:
             bot.game = game
         return bot
 
-    return variant, index, arena_round(index, seed, ismcts)
+    return variant, index, arena_round(index, seed, ismcts, seats=seats)
 
 
 def seat0_turns(
@@ -396,6 +406,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seats", type=int, default=4, choices=range(2, 11), metavar="2..10",
+                        help="the table's seats (the round benchmark only; 2: heads-up)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--variants", default="plain,oracle,plays")
     parser.add_argument("--eps", type=float, default=0.1, help="chance to keep a sample per unexplained play")
@@ -416,14 +428,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     for v in variants:
         build(v, args.eps, args.tries)  # an unknown name stops here
-    jobs = [(v, i, args.seed, args.eps, args.tries) for v in variants for i in range(args.games)]
+    jobs = [(v, i, args.seed, args.eps, args.tries, args.seats) for v in variants for i in range(args.games)]
     started = time.perf_counter()
     won: dict[str, dict[int, bool]] = {v: {} for v in variants}
     with Pool(args.jobs) as pool:
         for v, i, w in pool.imap_unordered(play_round, jobs, chunksize=2):
             won[v][i] = w
-    print(f"4-seat official, one ismcts against three heuristic, {args.games} rounds, seed {args.seed} "
-          f"({time.perf_counter() - started:.0f} s)")
+    print(f"{args.seats}-seat official, one ismcts against {args.seats - 1} heuristic, {args.games} rounds, "
+          f"seed {args.seed} ({time.perf_counter() - started:.0f} s)")
     for v in variants:
         wins = sum(won[v].values())
         lo, hi = wilson(wins, args.games)
