@@ -17,13 +17,15 @@ in its place:
   card, or name another color, is kept with chance ``--eps`` per such play (``--tries`` samples
   at most, then the one with the fewest misses);
 - ``beliefs+plays``: both;
+- ``hands+beliefs``: ``ismcts:beliefs=true`` over the hand model's samples;
 - ``hands+plays``: ``plays`` over the package's samples (the hand model's weights) instead of
   uniform ones.
 - ``sir4``, ``sir4h``, ``sir8h``: sampling-importance-resampling over the package's samples: of 4
   (8) samples one is kept with weight ``eps ** misses`` (the same misses as ``plays``); with
   ``h`` the fast policy judges each play at the hand sizes of that moment rather than now
   (``--fit-rate 60``: the true hands then explain 97.5% of the other seats' last plays instead of
-  95.7%, at seat 0's turns in 60 rounds of heuristic self-play).
+  95.7%, at seat 0's turns in 60 rounds of heuristic self-play); ``sir8h-all`` judges every play
+  of a seat since it last took cards, not only the last two.
 
 It prints each variant's share of rounds with its 95% interval, and against the first variant
 the rounds each one won that the other lost (the same deals). ``--quality N`` instead measures how
@@ -73,7 +75,8 @@ from unotable.state import Phase, State
 from unotable.views import PlayerView
 
 VARIANTS = (
-    "plain", "uniform", "oracle", "beliefs", "plays", "beliefs+plays", "hands+plays", "sir4", "sir4h", "sir8h"
+    "plain", "uniform", "oracle", "beliefs", "plays", "beliefs+plays", "hands+plays", "hands+beliefs", "sir4",
+    "sir4h", "sir8h", "sir8h-all",
 )
 
 
@@ -255,13 +258,18 @@ def build(variant: str, eps: float, tries: int) -> IsmctsBot:
         return OracleIsmcts()
     if variant == "beliefs":
         return IsmctsBot(beliefs=True, hand_model=False)
+    if variant == "hands+beliefs":
+        return IsmctsBot(beliefs=True)
     if variant in ("plays", "beliefs+plays"):
         return PlaysIsmcts(eps=eps, tries=tries, beliefs=variant == "beliefs+plays", hand_model=False)
     if variant == "hands+plays":
         return PlaysIsmcts(eps=eps, tries=tries)
-    if variant.startswith("sir"):  # sir4, sir4h (h: the sizes at the play), on the hand model
-        rest = variant[3:]
-        return PlaysIsmcts(eps=eps, sir=int(rest.rstrip("h")), history=rest.endswith("h"))
+    if variant.startswith("sir"):  # sir4, sir4h (h: the sizes at the play), on the hand model;
+        rest, every = variant[3:], variant.endswith("-all")  # -all: every play since it took cards
+        rest = rest.removesuffix("-all")
+        return PlaysIsmcts(
+            eps=eps, sir=int(rest.rstrip("h")), history=rest.endswith("h"), depth=1_000 if every else 2
+        )
     raise SystemExit(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
 
 
