@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+from server_load import _proc_stats, _thread_cpu, pct  # (benchmarks/ is on sys.path)
 
 # ---------------------------------------------------------------- the server (a subprocess)
 
@@ -224,36 +225,8 @@ def serve(port: int, data: Path, frame_bytes: int, store: bool) -> None:
 
 
 def _cpu(pid: int) -> dict[str, float]:
-    """CPU seconds used so far by process ``pid`` (``total``), by its event loop (its main thread)
-    and by its other threads together, each also split into user and kernel time."""
-    ticks = os.sysconf("SC_CLK_TCK")
-
-    def stat(path: str) -> tuple[float, float]:
-        with open(path) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return int(fields[11]) / ticks, int(fields[12]) / ticks
-
-    out = dict.fromkeys(
-        ("main", "threads", "main_user", "main_kernel", "threads_user", "threads_kernel"), 0.0
-    )
-    out["total"] = sum(stat(f"/proc/{pid}/stat"))  # (with the threads that ended)
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            user, kernel = stat(f"/proc/{pid}/task/{task}/stat")
-        except OSError:  # the thread ended meanwhile
-            continue
-        who = "main" if int(task) == pid else "threads"
-        out[who] += user + kernel
-        out[f"{who}_user"] += user
-        out[f"{who}_kernel"] += kernel
-    return out
-
-
-def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 2)
+    """server_load.py's CPU seconds of process ``pid`` by thread and mode, with its total."""
+    return {**_thread_cpu(pid), "total": _proc_stats(pid)[0]}  # (the total counts ended threads)
 
 
 class Stats:
@@ -352,7 +325,7 @@ async def _measure(args: argparse.Namespace, pid: int, url: str) -> dict[str, An
         "frame_bytes": args.frame_bytes,
         "messages": messages,
         "messages_per_s": round(messages / elapsed, 1),
-        "latency_ms": {"p50": pct(stats.latencies, 0.5), "p99": pct(stats.latencies, 0.99)},
+        "latency_ms": {q: round(pct(stats.latencies, f), 2) for q, f in (("p50", 0.5), ("p99", 0.99))},
         "errors": stats.errors,
         "server_cpu_share": round(spent["total"] / elapsed, 3),
         "server_cpu_ms_per_message": round(spent["total"] * per, 3),

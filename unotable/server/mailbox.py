@@ -26,12 +26,11 @@ T = TypeVar("T")
 class Mailbox(Generic[T]):
     """Items in arrival order for one reader task; putting never blocks."""
 
-    __slots__ = ("_items", "_loop", "_waiter")
+    __slots__ = ("_items", "_waiter")
 
     def __init__(self) -> None:
         self._items: deque[T] = deque()
         self._waiter: asyncio.Future[None] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None  # the reader's, found at its first wait
 
     def put_nowait(self, item: T) -> None:
         self._items.append(item)
@@ -52,12 +51,7 @@ class Mailbox(Generic[T]):
     async def get(self) -> T:
         """The next item, once there is one (a cancelled wait takes nothing)."""
         while not self._items:
-            # (the reader's loop is looked up once: asyncio.get_running_loop makes a getpid system
-            # call each time, and a connection's writer waits once for every frame it sends)
-            loop = self._loop
-            if loop is None or loop.is_closed():
-                loop = self._loop = asyncio.get_running_loop()
-            waiter = self._waiter = loop.create_future()
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
             await waiter
         return self._items.popleft()
 

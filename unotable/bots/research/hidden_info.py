@@ -265,11 +265,9 @@ def build(variant: str, eps: float, tries: int) -> IsmctsBot:
     if variant == "hands+plays":
         return PlaysIsmcts(eps=eps, tries=tries)
     if variant.startswith("sir"):  # sir4, sir4h (h: the sizes at the play), on the hand model;
-        rest, every = variant[3:], variant.endswith("-all")  # -all: every play since it took cards
-        rest = rest.removesuffix("-all")
-        return PlaysIsmcts(
-            eps=eps, sir=int(rest.rstrip("h")), history=rest.endswith("h"), depth=1_000 if every else 2
-        )
+        rest = variant[3:].removesuffix("-all")  # -all: every play since the seat took cards
+        depth = 1_000 if variant.endswith("-all") else 2
+        return PlaysIsmcts(eps=eps, sir=int(rest.rstrip("h")), history=rest.endswith("h"), depth=depth)
     raise SystemExit(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
 
 
@@ -277,8 +275,6 @@ def lineup(seats: int) -> tuple[str, ...]:
     """ismcts and ``seats - 1`` heuristic bots, the arena's order (seats rotate per round)."""
     return ("ismcts",) + ("heuristic",) * (seats - 1)
 
-
-LINEUP = lineup(4)
 
 
 class PolicyBot(BaseBot):
