@@ -26,7 +26,7 @@ STAMP_TORCH := $(VENV)/.stamp-torch
 ARGS ?=
 
 # Paths to lint that exist in this checkout (git keeps no empty folders).
-LINT_PATHS := $(wildcard unotable tests benchmarks examples)
+LINT_PATHS := $(wildcard unotable research tests benchmarks examples)
 
 .DEFAULT_GOAL := test
 .PHONY: venv test check native-sanitize lint typecheck bench play serve clean distclean
@@ -120,7 +120,7 @@ test: venv $(STAMP_NATIVE) $(STAMP_TORCH)
 # native build (tests/server, tests/web, tests/tui, tests/native, tests/env, the examples).
 QUICK_TESTS := tests/rules tests/bots \
 	$(filter-out tests/test_properties.py tests/test_examples.py,$(wildcard tests/test_*.py)) \
-	unotable README.md docs
+	unotable research README.md docs
 
 check: venv
 	$(BIN)/ruff check $(LINT_PATHS)

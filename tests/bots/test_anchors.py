@@ -1,4 +1,4 @@
-"""unotable.bots.research.anchors (benchmarks/anchors.py): our bots against chausner/UnoAI's
+"""research.anchors (research/anchors.py): our bots against chausner/UnoAI's
 published MixBot figures, under MixBot's rules, through the arena."""
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from research import anchors
 from unotable.bots.arena import run_arena
 from unotable.bots.mixbot import MIXBOT_RULES
-from unotable.bots.research import anchors
 
 
 def test_the_anchor_table_runs_the_arenas_rounds_next_to_the_published_figures(

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
+from research import decisions, hidden_info
 from unotable import Action, Game, Phase, Play, Ruleset
 from unotable.actions import CallUno, Catch, Challenge, ChooseColor, Draw
 from unotable.bots import BOT_NAMES, make_bot, parse_bot_spec
 from unotable.bots.base import BaseBot, best_uno
 from unotable.bots.heuristic import HeuristicBot, wd4_guilty_chance
 from unotable.bots.ismcts import IsmctsBot, _turn_candidates
-from unotable.bots.research import decisions, hidden_info
 from unotable.cards import ID_COLOR, Card, Color
 from unotable.events import Event
 from unotable.views import PlayerView
@@ -317,7 +317,7 @@ def test_ismcts_respects_its_iteration_budget_and_is_deterministic() -> None:
 
 def test_ismcts_draws_one_world_per_sweep_through_its_sampling_hook() -> None:
     """Each iteration of the root sweep plays every candidate on one world from sample_world
-    (the hook that benchmarks/hidden_info.py replaces), so worlds x candidates = iterations."""
+    (the hook that research/hidden_info.py replaces), so worlds x candidates = iterations."""
     from unotable.determinize import Determinizer
     from unotable.state import State
 
@@ -345,7 +345,7 @@ def test_ismcts_draws_one_world_per_sweep_through_its_sampling_hook() -> None:
 
 
 def test_the_decision_judge_scores_each_candidate_from_the_true_hands() -> None:
-    """benchmarks/decisions.py: going out is judged a sure win, drawing instead a sure loss, and
+    """research/decisions.py: going out is judged a sure win, drawing instead a sure loss, and
     a variant's gain is its judged value less the package's choice."""
     game = Game.from_position({"hands": [["R1"], ["R2"], ["G4", "G5"]], "discard": ["R7"],
                                "draw": ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"]})
@@ -371,7 +371,7 @@ def test_the_decision_judge_scores_each_candidate_from_the_true_hands() -> None:
 
 
 def test_the_dump_replays_the_package_rule_with_other_prior_thresholds() -> None:
-    """benchmarks/decisions.py: the search's statistics (its means, the paired z of each candidate
+    """research/decisions.py: the search's statistics (its means, the paired z of each candidate
     against the heuristic's choice) replay the package's rule, and other thresholds, exactly."""
     stats = decisions.search_stats([[1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0]], 1)
     assert stats["prior"] == 1 and stats["means"] == [0.75, 0.25, 0.0]
@@ -398,7 +398,7 @@ def test_the_dump_replays_the_package_rule_with_other_prior_thresholds() -> None
 
 
 def test_a_correction_learned_from_judged_values_is_judged_out_of_sample() -> None:
-    """benchmarks/decisions.py ``corrections``: where the judge always values drawing more than
+    """research/decisions.py ``corrections``: where the judge always values drawing more than
     the search does, the correction learned on one fold draws in the other and gains there."""
     names = decisions.CORRECTION_FEATURES
     short = {"hand": ["W4", "G2", "G3"], "color": 0}
@@ -491,7 +491,7 @@ def test_ismcts_options_search_legally(options: dict[str, object]) -> None:
 
 
 def test_the_short_oracle_sampler_deals_the_true_short_hands_and_keeps_every_card() -> None:
-    """benchmarks/decisions.py ``oracle=K``: the seats holding K cards or fewer get their true hands,
+    """research/decisions.py ``oracle=K``: the seats holding K cards or fewer get their true hands,
     the others samples, and the sample still holds each card once."""
     from unotable.determinize import Determinizer
 
@@ -515,7 +515,7 @@ def test_the_short_oracle_sampler_deals_the_true_short_hands_and_keeps_every_car
 
 
 def test_the_named_sampler_gives_a_seat_the_color_it_just_named() -> None:
-    """benchmarks/decisions.py ``named``: after a seat names blue with a wild and neither plays nor
+    """research/decisions.py ``named``: after a seat names blue with a wild and neither plays nor
     draws since, every sample holds a blue card in its hand; the package's samples often do not."""
     from unotable.determinize import Determinizer
 
@@ -544,7 +544,7 @@ def test_the_named_sampler_gives_a_seat_the_color_it_just_named() -> None:
 
 
 def test_the_play_reader_judges_a_play_at_the_hand_sizes_of_its_moment() -> None:
-    """benchmarks/hidden_info.py ``fits`` with the sizes then: a seat that kept a Reverse while
+    """research/hidden_info.py ``fits`` with the sizes then: a seat that kept a Reverse while
     the seat behind it held one card played well; judged at today's sizes (the seat ahead now
     holds one card, the one behind seven) it would have reversed."""
     game = Game.from_position({"hands": [["R1", "G2", "Y9", "Y8", "B1", "B2", "B3"], ["RR"], ["G1"],
@@ -564,7 +564,7 @@ def test_the_play_reader_judges_a_play_at_the_hand_sizes_of_its_moment() -> None
 
 
 def test_the_policy_opponent_plays_the_fast_policy_legally_and_rounds_against_it_finish() -> None:
-    """benchmarks/hidden_info.py ``PolicyBot`` (``decisions.py --rounds N --variants V@policy``):
+    """research/hidden_info.py ``PolicyBot`` (``decisions.py --rounds N --variants V@policy``):
     legal answers all round, UNO called, nothing out of turn; the arena's round plays to the end
     with three of them; an unknown opponent or one outside ``--rounds`` is a usage error."""
     from unotable.bots import policy
@@ -614,7 +614,7 @@ def test_the_benchmarks_rounds_are_the_arenas_rounds(seats: int) -> None:
 def test_a_dump_of_judged_decisions_is_reported_again_with_each_gain_broken_down(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """benchmarks/decisions.py ``--dump`` / ``--load``: the gains split into another card, holding
+    """research/decisions.py ``--dump`` / ``--load``: the gains split into another card, holding
     against playing, and another color or flag of the same card."""
     import json
 

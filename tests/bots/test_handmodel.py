@@ -8,10 +8,10 @@ from collections import Counter
 
 import pytest
 
+from research import fit_hands
 from unotable import Game, Ruleset
 from unotable.bots.handmodel import FEATURES, HAND_HEADS_UP, HAND_TABLE, HandModel
 from unotable.bots.ismcts import IsmctsBot
-from unotable.bots.research import fit_hands
 from unotable.cards import Card
 from unotable.determinize import Determinizer, Tracker
 
@@ -135,7 +135,7 @@ def test_ismcts_uses_the_hand_model_for_the_classic_rules_only() -> None:
 
 
 def test_the_fitter_recovers_the_weights_that_dealt_the_hands() -> None:
-    """benchmarks/fit_hands.py: hands dealt by known weights from pools of known features."""
+    """research/fit_hands.py: hands dealt by known weights from pools of known features."""
     pytest.importorskip("numpy")
     truth = [0.0] * len(FEATURES)
     truth[0], truth[1] = 1.0, -1.0
@@ -154,7 +154,7 @@ def test_the_fitter_recovers_the_weights_that_dealt_the_hands() -> None:
 
 
 def test_the_richer_fit_finds_an_interaction_the_features_alone_miss() -> None:
-    """benchmarks/fit_hands.py ``--pairs``: cards holding features 0 and 1 together are kept far
+    """research/fit_hands.py ``--pairs``: cards holding features 0 and 1 together are kept far
     more often than either feature alone explains; the pair's weight recovers it."""
     pytest.importorskip("numpy")
     rng = random.Random(2)

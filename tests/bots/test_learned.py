@@ -115,7 +115,7 @@ def test_the_registry_and_a_bad_network_file(tmp_path: Path) -> None:
 def test_a_tiny_version_trains_end_to_end(tmp_path: Path) -> None:
     np = pytest.importorskip("numpy")
     torch = pytest.importorskip("torch")
-    from unotable.bots.research import train_learned
+    from research import train_learned
 
     rows, labels, games = train_learned.collect(seats=2, rounds=24, seed=3, explore=0.2)
     assert len(rows) == len(labels) == len(games) and all(len(r) == len(FEATURES) for r in rows)
@@ -144,7 +144,7 @@ def test_a_tiny_version_trains_end_to_end(tmp_path: Path) -> None:
 
 
 def test_the_timing_counts_every_decision_of_the_bot() -> None:
-    from unotable.bots.research.train_learned import decision_times
+    from research.train_learned import decision_times
 
     mean, worst, count = decision_times("learned", 2, 1)
     assert count > 5 and 0.0 < mean <= worst

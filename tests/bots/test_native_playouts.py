@@ -1,4 +1,4 @@
-"""unotable.bots.research.native_playouts (benchmarks/native_playouts.py): ismcts with full playouts
+"""research.native_playouts (research/native_playouts.py): ismcts with full playouts
 on the native core (skipped without the core)."""
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from research import native_playouts as bench
 from unotable import Game, Phase
 from unotable.arbiter import Arbiter
 from unotable.bots import make_bot
-from unotable.bots.research import native_playouts as bench
 
 pytest.importorskip("unotable_native")
 

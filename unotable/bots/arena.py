@@ -106,7 +106,7 @@ def seating(config: Config, index: int) -> tuple[tuple[str, ...], int]:
 def game_rngs(seed: int, index: int, seats: int) -> dict[int, random.Random]:
     """The bots' generators in game ``index`` of an arena run of ``seed``: the one recipe
     (:func:`unotable.agent.seat_rng`) from the game's own seed. Scripts that replay an arena's
-    game (unotable.bots.research, benchmarks/) take them from here."""
+    game (research/, benchmarks/) take them from here."""
     return seat_rngs(derive_seed(seed, "bot", index), seats)
 
 

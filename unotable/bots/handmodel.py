@@ -24,7 +24,7 @@ or more; the color features stop at ``3``):
   heuristic attacks a seat about to go out whenever it can).
 
 The weights (:data:`HAND_TABLE` for three seats or more, :data:`HAND_HEADS_UP` for two) are fitted
-by ``benchmarks/fit_hands.py`` to the true hands of heuristic self-play (``official``): each
+by ``research/fit_hands.py`` to the true hands of heuristic self-play (``official``): each
 feature's count in the hands matches what the weighted samples expect. They model the other seats
 as playing like the heuristic bot, the same assumption as ismcts's playouts. A swap, pass or
 shuffle of hands forgets what was read about the hands it moves.
@@ -86,7 +86,7 @@ HAND_TABLE: tuple[float, ...] = (
     0.006, 0.666, -0.247, 0.430, -1.830, -1.903, -2.712, -2.418,
 )
 """Log-weights for three seats or more, aligned with :data:`FEATURES`: fitted to 462,000 positions
-of 4-seat heuristic self-play (``benchmarks/fit_hands.py --seats 4 --rounds 3000 --seed 5``)."""
+of 4-seat heuristic self-play (``python -m research.fit_hands --seats 4 --rounds 3000 --seed 5``)."""
 
 HAND_HEADS_UP: tuple[float, ...] = (
     -5.001, -3.337, -1.276, -0.736, -3.858, -2.600, -0.967, -0.533,
@@ -96,7 +96,7 @@ HAND_HEADS_UP: tuple[float, ...] = (
     -0.013, 0.371, -0.380, 0.598, -1.692, -1.783, -2.192, -2.377,
 )
 """Log-weights for two seats in the round, aligned with :data:`FEATURES`: fitted to 115,000 positions
-of 2-seat heuristic self-play (``benchmarks/fit_hands.py --seats 2 --rounds 3000 --seed 6``)."""
+of 2-seat heuristic self-play (``python -m research.fit_hands --seats 2 --rounds 3000 --seed 6``)."""
 
 
 class HandModel:

@@ -334,7 +334,7 @@ class IsmctsBot(BaseBot):
 
     def sample_world(self, det: Determinizer, rng: random.Random) -> State:
         """One determinization for an iteration (a subclass may weight or replace them:
-        ``benchmarks/hidden_info.py`` measures an oracle and a play-reading sampler)."""
+        ``research/hidden_info.py`` measures an oracle and a play-reading sampler)."""
         return det.sample(rng)
 
     def _prior(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> int | None:

@@ -15,7 +15,7 @@ heuristic's own choice gets ``prior`` (0.0 by default) added to its chance, so t
 The network was fitted to the outcomes of heuristic self-play with exploration (a random candidate
 at a tenth of the decisions), so it estimates, for each afterstate, the chance of winning when the
 heuristic plays on: choosing by it is one step of policy improvement over the heuristic. The
-training is :mod:`unotable.bots.research.train_learned` (docs/bots.md, "learned"); the weights are
+training is ``research/train_learned.py``, outside the package (docs/bots.md, "learned"); the weights are
 the JSON file ``learned_model.json`` beside this module, read without a network and evaluated in
 plain Python, so the bot needs nothing beyond the standard library.
 

@@ -33,9 +33,9 @@ close each sampler's hands are to the true ones over N rounds: the Brier score o
 holds a card of color c / a wild" (summed over the 3 other seats and 5 features, per decision;
 0 is the oracle), averaged over ismcts's decisions.
 
-    .venv/bin/python benchmarks/hidden_info.py --games 400 --jobs 2 --variants uniform,plain,oracle
-    .venv/bin/python benchmarks/hidden_info.py --games 400 --jobs 2 --seats 2 --variants plain,oracle
-    .venv/bin/python benchmarks/hidden_info.py --quality 30
+    .venv/bin/python -m research.hidden_info --games 400 --jobs 2 --variants uniform,plain,oracle
+    .venv/bin/python -m research.hidden_info --games 400 --jobs 2 --seats 2 --variants plain,oracle
+    .venv/bin/python -m research.hidden_info --quality 30
 """
 from __future__ import annotations
 

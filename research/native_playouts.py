@@ -12,8 +12,8 @@ search could afford full playouts to the end of the round. This script measures 
 - ``--rounds N``: ismcts with native full playouts (``ismcts-native:policy=rule-v1``) against three
   heuristic bots, at the same iteration budget, next to the default ismcts on the same deals.
 
-    .venv/bin/python benchmarks/native_playouts.py --timing
-    .venv/bin/python benchmarks/native_playouts.py --rounds 200 --policy rule-v1
+    .venv/bin/python -m research.native_playouts --timing
+    .venv/bin/python -m research.native_playouts --rounds 200 --policy rule-v1
 
 It needs the native core (``make`` builds it into .venv; ``pip install ./native``); without it,
 the timing prints the Python side only and ``--rounds`` says so and stops.

@@ -21,7 +21,7 @@ here that it might gain in whole rounds (``--rounds``).
 
 Variants: any ``ismcts:...`` spec of :func:`unotable.bots.make_bot` (``ismcts:prior_z=2``),
 ``heuristic`` (the prior ismcts keeps unless the search beats it), the samplers of
-``benchmarks/hidden_info.py`` (``oracle``, ``beliefs``, ``plays``, ``beliefs+plays``), and three
+``research/hidden_info.py`` (``oracle``, ``beliefs``, ``plays``, ``beliefs+plays``), and three
 playout lengths that are not in the package (:class:`PlayoutIsmcts`): ``extend=K`` (the playout
 goes on to the end of the round when some seat holds K cards or fewer at the horizon),
 ``endgame=K`` (full playouts when some seat holds K cards or fewer at the decision) and ``lap``
@@ -42,8 +42,8 @@ share of rounds, and against the first variant the rounds each won that the othe
 variant ``V@policy`` plays against three bots of the fast policy itself instead of the heuristic
 (what a perfect model of the opponents would be worth).
 
-    .venv/bin/python benchmarks/decisions.py --games 60 --jobs 2 --variants heuristic,oracle,plays
-    .venv/bin/python benchmarks/decisions.py --rounds 400 --variants plain,extend=1,lap
+    .venv/bin/python -m research.decisions --games 60 --jobs 2 --variants heuristic,oracle,plays
+    .venv/bin/python -m research.decisions --rounds 400 --variants plain,extend=1,lap
 """
 from __future__ import annotations
 
@@ -58,6 +58,7 @@ from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any
 
+from research import hidden_info
 from unotable.actions import Action
 from unotable.arbiter import derive_seed
 from unotable.bots import make_bot, policy
@@ -65,7 +66,6 @@ from unotable.bots.arena import wilson
 from unotable.bots.base import BaseBot, Bot
 from unotable.bots.heuristic import HeuristicBot
 from unotable.bots.ismcts import IsmctsBot, Node, _reward, _SameSeed, paired_difference
-from unotable.bots.research import hidden_info
 from unotable.cards import ID_COLOR, ID_IS_WILD, ID_RANK, WILD_DRAW_FOUR, Card, Color, Rank
 from unotable.determinize import Determinizer, Weigh
 from unotable.events import (
@@ -251,7 +251,7 @@ def build(spec: str, game: Game) -> BaseBot:
         return SharpIsmcts(float(value))
     if name in ("extend", "endgame") and value.isdigit():
         return PlayoutIsmcts(extend=int(value)) if name == "extend" else PlayoutIsmcts(endgame=int(value))
-    raise SystemExit(f"unknown variant {spec!r} (see benchmarks/decisions.py --help)")
+    raise SystemExit(f"unknown variant {spec!r} (see python -m research.decisions --help)")
 
 
 def judge(truth: State, me: int, candidates: Sequence[Action], worlds: int, seed: int) -> list[float]:

@@ -9,9 +9,9 @@ network (PyTorch, CPU) on one or more collections with the binary cross-entropy,
 tenth of the rounds, prints the held-out log-loss against the constant's, and writes the JSON the
 bot reads::
 
-    python -m unotable.bots.research.train_learned collect --seats 4 --rounds 30000 --out d4.npz
-    python -m unotable.bots.research.train_learned collect --seats 2 --rounds 15000 --out d2.npz
-    python -m unotable.bots.research.train_learned fit d4.npz d2.npz --out unotable/bots/learned_model.json
+    python -m research.train_learned collect --seats 4 --rounds 30000 --out d4.npz
+    python -m research.train_learned collect --seats 2 --rounds 15000 --out d2.npz
+    python -m research.train_learned fit d4.npz d2.npz --out unotable/bots/learned_model.json
 
 ``collect`` needs numpy (the ``rl``, ``bench`` or ``dev`` extra) to save; ``fit`` needs PyTorch.
 """

@@ -10,8 +10,8 @@ its count in the true hands (iterative scaling). It prints the held-out log-loss
 of the fit, of the weights in the package and of uniform sampling, and the fitted weights as a
 tuple aligned with ``FEATURES``. The bench extra provides numpy.
 
-    .venv/bin/python benchmarks/fit_hands.py --seats 4 --rounds 3000 --seed 5   # HAND_TABLE
-    .venv/bin/python benchmarks/fit_hands.py --seats 2 --rounds 3000 --seed 6   # HAND_HEADS_UP
+    .venv/bin/python -m research.fit_hands --seats 4 --rounds 3000 --seed 5   # HAND_TABLE
+    .venv/bin/python -m research.fit_hands --seats 2 --rounds 3000 --seed 6   # HAND_HEADS_UP
 
 ``--pairs`` also fits a richer model, one more weight for every pair of features that hold
 together for 200 groups or more (the features' interactions), and prints its held-out log-loss

@@ -12,8 +12,8 @@ heads-up and at six seats (the bot in one seat, the other bot in the rest), ever
 the arena (seeded, seats rotated, the same deals for each rotation). It prints one table, with the
 95% Wilson interval of each win rate, the fair share and the published figure where there is one.
 
-    .venv/bin/python benchmarks/anchors.py --games 6000 --ismcts-games 120 --jobs 2
-    .venv/bin/python benchmarks/anchors.py --only mixbot --games 60000 --json
+    .venv/bin/python -m research.anchors --games 6000 --ismcts-games 120 --jobs 2
+    .venv/bin/python -m research.anchors --only mixbot --games 60000 --json
 
 ``--games`` sets the rounds of the pairings without ismcts, ``--ismcts-games`` those with it (a
 search bot takes about a fifth of a second per decision). Both are rounded up to a multiple of the
