@@ -64,10 +64,10 @@ from unotable.arbiter import derive_seed
 from unotable.bots import make_bot, policy
 from unotable.bots.arena import wilson
 from unotable.bots.base import BaseBot, Bot
+from unotable.bots.determinize import Determinizer, Weigh
 from unotable.bots.heuristic import HeuristicBot
 from unotable.bots.ismcts import IsmctsBot, Node, _reward, _SameSeed, paired_difference
 from unotable.cards import ID_COLOR, ID_IS_WILD, ID_RANK, WILD_DRAW_FOUR, Card, Color, Rank
-from unotable.determinize import Determinizer, Weigh
 from unotable.events import (
     CardPlayed,
     ColorChosen,

@@ -28,9 +28,9 @@ from multiprocessing import Pool
 import numpy as np
 
 from unotable.arbiter import derive_seed
+from unotable.bots.determinize import unseen_cards
 from unotable.bots.handmodel import FEATURES, HAND_HEADS_UP, HAND_TABLE, HandModel
 from unotable.bots.heuristic import HeuristicBot
-from unotable.determinize import unseen_cards
 from unotable.game import Game
 from unotable.state import Phase
 

@@ -1,6 +1,6 @@
 """What the hidden hands are worth to ismcts, and what reading the other seats' plays recovers.
 
-ismcts samples the other hands under the sound inferences of :class:`~unotable.determinize.Tracker`,
+ismcts samples the other hands under the sound inferences of :class:`~unotable.bots.determinize.Tracker`,
 by the weights of its hand model (:mod:`unotable.bots.handmodel`). This benchmark plays 4-seat
 (``--seats``: 2 to 10) ``official`` rounds of one ismcts against three heuristic bots (the arena's
 seats, seeds and seat rotation, so ``plain`` reproduces ``unotable simulate``) with other samplers
@@ -52,10 +52,10 @@ from unotable.arbiter import Arbiter, derive_seed
 from unotable.bots import make_bot, policy
 from unotable.bots.arena import Config, game_rngs, seating, wilson
 from unotable.bots.base import BaseBot, Bot, is_turn
+from unotable.bots.determinize import Determinizer
 from unotable.bots.heuristic import HeuristicBot
 from unotable.bots.ismcts import IsmctsBot
 from unotable.cards import ID_COLOR, ID_RANK, NUM_COLORED_IDS, WILD_DRAW_FOUR
-from unotable.determinize import Determinizer
 from unotable.events import (
     CardPlayed,
     Challenged,

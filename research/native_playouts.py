@@ -30,9 +30,9 @@ from typing import Any
 from unotable.arbiter import Arbiter
 from unotable.bots import make_bot, policy
 from unotable.bots.arena import run_arena
+from unotable.bots.determinize import Determinizer, Tracker
 from unotable.bots.ismcts import IsmctsBot, Node, _turn_candidates, evaluate
 from unotable.bots.registry import register
-from unotable.determinize import Determinizer, Tracker
 from unotable.game import Game
 from unotable.resolve import apply
 from unotable.rng import Rng

@@ -318,7 +318,7 @@ def test_ismcts_respects_its_iteration_budget_and_is_deterministic() -> None:
 def test_ismcts_draws_one_world_per_sweep_through_its_sampling_hook() -> None:
     """Each iteration of the root sweep plays every candidate on one world from sample_world
     (the hook that research/hidden_info.py replaces), so worlds x candidates = iterations."""
-    from unotable.determinize import Determinizer
+    from unotable.bots.determinize import Determinizer
     from unotable.state import State
 
     class Counting(IsmctsBot):
@@ -458,7 +458,7 @@ def test_ismcts_evaluation_is_a_distribution_over_the_seats() -> None:
 
 
 def test_tracker_beliefs_read_a_draw_as_stuck() -> None:
-    from unotable.determinize import Tracker
+    from unotable.bots.determinize import Tracker
 
     game = Game.from_position({"hands": [["B1", "B2"], ["G5", "R3", "B9"], ["R1", "R2"]],
                                "discard": ["R7"], "draw": ["Y8", "G2"], "active": 1})
@@ -493,7 +493,7 @@ def test_ismcts_options_search_legally(options: dict[str, object]) -> None:
 def test_the_short_oracle_sampler_deals_the_true_short_hands_and_keeps_every_card() -> None:
     """research/decisions.py ``oracle=K``: the seats holding K cards or fewer get their true hands,
     the others samples, and the sample still holds each card once."""
-    from unotable.determinize import Determinizer
+    from unotable.bots.determinize import Determinizer
 
     game = Game.from_position({"hands": [["R1", "G2"], ["Y7"], ["B1", "B2", "B3", "W"], ["G5", "G6", "R8"]],
                                "discard": ["R7"], "draw": ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "W4"]})
@@ -517,7 +517,7 @@ def test_the_short_oracle_sampler_deals_the_true_short_hands_and_keeps_every_car
 def test_the_named_sampler_gives_a_seat_the_color_it_just_named() -> None:
     """research/decisions.py ``named``: after a seat names blue with a wild and neither plays nor
     draws since, every sample holds a blue card in its hand; the package's samples often do not."""
-    from unotable.determinize import Determinizer
+    from unotable.bots.determinize import Determinizer
 
     draw = [f"{c}{n}" for c in "RGYB" for n in (5, 6)] + ["Y1", "Y2", "Y4", "Y5"]
     hands = [["R1", "G2", "Y9", "Y8"], ["W", "B1", "R2", "Y3"], ["G1", "G3", "G4", "G6"]]

@@ -1,4 +1,4 @@
-"""unotable.determinize: samples agree with the view, conserve the cards, respect what is known,
+"""unotable.bots.determinize: samples agree with the view, conserve the cards, respect what is known,
 and the tracker's inferences hold in the real hands (they are sound) under every preset."""
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 
 from unotable import Game, Phase, Ruleset
 from unotable.bots import policy
+from unotable.bots.determinize import Determinizer, Tracker, Weigh, playable_set, sample_state, unseen_cards
 from unotable.bots.handmodel import HandModel
 from unotable.cards import Card
-from unotable.determinize import Determinizer, Tracker, Weigh, playable_set, sample_state, unseen_cards
 from unotable.movegen import legal_actions
 from unotable.views import player_view
 

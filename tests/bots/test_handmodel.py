@@ -10,10 +10,10 @@ import pytest
 
 from research import fit_hands
 from unotable import Game, Ruleset
+from unotable.bots.determinize import Determinizer, Tracker
 from unotable.bots.handmodel import FEATURES, HAND_HEADS_UP, HAND_TABLE, HandModel
 from unotable.bots.ismcts import IsmctsBot
 from unotable.cards import Card
-from unotable.determinize import Determinizer, Tracker
 
 
 def ids(*cards: str) -> list[int]:

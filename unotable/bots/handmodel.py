@@ -1,6 +1,6 @@
 """handmodel: what the other seats' plays say about their hands, as weights for the samples.
 
-:class:`~unotable.determinize.Determinizer` deals the unseen cards uniformly, under the sound
+:class:`~unotable.bots.determinize.Determinizer` deals the unseen cards uniformly, under the sound
 inferences of the public record. Players do not hold cards uniformly: the heuristic (and most
 people) keep a wild until the hand is short and then spend it, dump Skips, Reverses and Draw Twos
 and high numbers first, name the color they hold most of, change the color toward their strongest

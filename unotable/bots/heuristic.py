@@ -1,6 +1,6 @@
 """heuristic: a documented hand-written strategy that plays every preset.
 
-The bot follows the public record with a :class:`~unotable.determinize.Tracker` (the cards
+The bot follows the public record with a :class:`~unotable.bots.determinize.Tracker` (the cards
 played, the draws, reveals and swaps it saw) and scores every legal play; the best score wins,
 ties broken by the seeded RNG. Its rules, in order of weight:
 
@@ -61,7 +61,7 @@ ties broken by the seeded RNG. Its rules, in order of weight:
 
 The weights are in :data:`WEIGHTS` and each may be overridden (``heuristic:wild_hold=2``).
 ``beliefs=True`` makes its tracker also believe that a seat that drew held nothing playable
-(see :class:`~unotable.determinize.Tracker`); it is off by default, since it did not measure
+(see :class:`~unotable.bots.determinize.Tracker`); it is off by default, since it did not measure
 stronger and it is wrong against a player that draws to keep its cards.
 """
 from __future__ import annotations
@@ -74,6 +74,7 @@ from typing import NamedTuple
 
 from unotable.actions import Accept, Action, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from unotable.bots.base import BaseBot, best_uno, is_turn
+from unotable.bots.determinize import Layer, Tracker, unseen_cards
 from unotable.cards import (
     BLANK,
     ID_COLOR,
@@ -90,7 +91,6 @@ from unotable.cards import (
     WILD_SWAP_HANDS,
     Rank,
 )
-from unotable.determinize import Layer, Tracker, unseen_cards
 from unotable.events import Challenged, Event, PenaltyPending
 from unotable.rules import CustomEffect, ShuffleLastCard, Stacking, SwapLastCard
 from unotable.state import ColorReason, Phase

@@ -1,7 +1,7 @@
 """ismcts: information-set Monte Carlo tree search over determinized states.
 
 Each iteration deals one *determinization*: a full state consistent with what the seat knows
-(:mod:`unotable.determinize`: its own hand exactly, the other hands of the right sizes from the
+(:mod:`unotable.bots.determinize`: its own hand exactly, the other hands of the right sizes from the
 unseen cards, the draw pile a random order of the rest, and every sound inference from the public
 record). Under the classic rules the other hands are dealt by weight, from a model of how the
 heuristic holds its cards (:mod:`unotable.bots.handmodel`: short hands rarely keep a wild, a named
@@ -52,7 +52,7 @@ defaults, :data:`DEFAULT_ITERATIONS` and :data:`DEFAULT_MAX_STEPS`, keep a decis
 second on one core of the development machine in every preset (a playout to the end of a house
 or No Mercy round is three or four times longer than a classic one; the work cap bounds them);
 ``benchmarks/strength.py --only timing`` measures it. ``beliefs`` lets the determinizations
-believe that seats draw only when stuck (see :class:`~unotable.determinize.Tracker`); it is off
+believe that seats draw only when stuck (see :class:`~unotable.bots.determinize.Tracker`); it is off
 by default.
 
 Why each default is what it is (the budget, the hand model, ``prior_z``, ``horizon``,
@@ -79,6 +79,7 @@ from typing import NamedTuple
 from unotable.actions import CALL_UNO, CATCH, Action, CallUno, Catch, Challenge, Play
 from unotable.bots import policy
 from unotable.bots.base import BaseBot, best_uno, is_turn
+from unotable.bots.determinize import Determinizer, Tracker, Weigh
 from unotable.bots.handmodel import HandModel
 from unotable.bots.heuristic import HeuristicBot
 from unotable.cards import (
@@ -93,7 +94,6 @@ from unotable.cards import (
     WILD_SWAP_HANDS,
     Rank,
 )
-from unotable.determinize import Determinizer, Tracker, Weigh
 from unotable.events import Event
 from unotable.movegen import legal_actions
 from unotable.resolve import apply

@@ -5,10 +5,10 @@ finished table's record) replays the record and, at each turn decision of seat N
 choice, judges every action that seat could have taken from what **it could see then**:
 
 1. its :class:`~unotable.views.PlayerView` at that moment and the events its seat had seen so far
-   (a :class:`~unotable.determinize.Tracker` reads the public record: known cards, sound
+   (a :class:`~unotable.bots.determinize.Tracker` reads the public record: known cards, sound
    inferences from the rules);
 2. ``worlds`` full states sampled consistently with that view
-   (:class:`~unotable.determinize.Determinizer`): the hidden hands and the draw pile are dealt
+   (:class:`~unotable.bots.determinize.Determinizer`): the hidden hands and the draw pile are dealt
    from the cards it could not see, never read from the record;
 3. in each world, every candidate action played out to the end of the round by every seat with the
    fast playout policy (:mod:`unotable.bots.policy`), the candidates on the same world and the same
@@ -56,9 +56,9 @@ from typing import Any
 
 from unotable.actions import CALL_UNO, CATCH, Action
 from unotable.bots import policy
+from unotable.bots.determinize import Determinizer, Tracker
 from unotable.bots.ismcts import _turn_candidates, evaluate, paired_difference
 from unotable.cards import Card, Color
-from unotable.determinize import Determinizer, Tracker
 from unotable.errors import RecordError, UnoError
 from unotable.record import Record, replay
 from unotable.resolve import apply
