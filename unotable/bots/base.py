@@ -23,10 +23,12 @@ from collections.abc import Sequence
 
 from unotable.actions import Action, Play
 from unotable.agent import Agent
+from unotable.cards import WILD_COLOR_ROULETTE, WILD_SHUFFLE_HANDS, WILD_SWAP_HANDS
+from unotable.rules import ShuffleLastCard, SwapLastCard
 from unotable.state import Phase
 from unotable.views import PlayerView
 
-__all__ = ["Agent", "BaseBot", "Bot", "best_uno", "is_turn"]
+__all__ = ["Agent", "BaseBot", "Bot", "best_uno", "goes_out", "is_turn"]
 
 Bot = Agent
 """The agent protocol, under the name the bots have always used."""
@@ -38,6 +40,30 @@ BaseBot = Agent
 def is_turn(view: PlayerView) -> bool:
     """True when ``view``'s seat is the active seat of a round in progress."""
     return view.active == view.seat and view.phase < Phase.ROUND_OVER and view.in_round[view.seat]
+
+
+def goes_out(view: PlayerView, action: Action) -> bool:
+    """True when ``action`` plays the seat's last card and so ends the round with this seat the
+    winner, whatever is hidden: not a Color Roulette (it is resolved first), nor a Swap Hands or
+    Shuffle Hands whose rules swap or shuffle the hands when it is the last card. The search and
+    the heuristic play such a card before anything else.
+
+    >>> from unotable.actions import Draw
+    >>> from unotable.cards import Card
+    >>> from unotable.game import Game
+    >>> view = Game.from_position({"hands": [["R7"], ["Y1", "Y2"]], "discard": ["R3"], "active": 0}).view(0)
+    >>> goes_out(view, Play(Card.parse("R7"))), goes_out(view, Draw())
+    (True, False)
+    """
+    if not isinstance(action, Play) or len(view.hand) != 1:
+        return False
+    c = action.card.id
+    rules = view.ruleset
+    if c == WILD_SWAP_HANDS and rules.swap_hands_last_card is SwapLastCard.SWAP:
+        return False
+    if c == WILD_SHUFFLE_HANDS and rules.shuffle_hands_last_card is ShuffleLastCard.SHUFFLE:
+        return False
+    return c != WILD_COLOR_ROULETTE
 
 
 def best_uno(actions: Sequence[Action]) -> list[Action]:

@@ -73,7 +73,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from unotable.actions import Accept, Action, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
-from unotable.bots.base import BaseBot, best_uno, is_turn
+from unotable.bots.base import BaseBot, best_uno, goes_out, is_turn
 from unotable.bots.determinize import Layer, Tracker, unseen_cards
 from unotable.cards import (
     BLANK,
@@ -92,7 +92,7 @@ from unotable.cards import (
     Rank,
 )
 from unotable.events import Challenged, Event, PenaltyPending
-from unotable.rules import CustomEffect, ShuffleLastCard, Stacking, SwapLastCard
+from unotable.rules import CustomEffect, ShuffleLastCard, Stacking
 from unotable.state import ColorReason, Phase
 from unotable.views import PlayerView
 
@@ -394,7 +394,7 @@ class HeuristicBot(BaseBot):
             return None
         if is_turn(view) and len(view.hand) == 1:  # 2. going out beats calling UNO
             for a in legal:
-                if isinstance(a, Play) and _goes_out(view, a):
+                if isinstance(a, Play) and goes_out(view, a):
                     return a
         for a in legal:
             if isinstance(a, Catch | CallUno):
@@ -554,19 +554,6 @@ def _posterior(held: float, factor: float) -> float:
     if held >= 1.0:
         return 1.0
     return held * factor / (held * factor + 1.0 - held)
-
-
-def _goes_out(view: PlayerView, a: Play) -> bool:
-    """A play of the last card that ends the round with this seat the winner, whatever is hidden."""
-    if len(view.hand) != 1:
-        return False
-    c = a.card.id
-    rules = view.ruleset
-    if c == WILD_SWAP_HANDS and rules.swap_hands_last_card is SwapLastCard.SWAP:
-        return False
-    if c == WILD_SHUFFLE_HANDS and rules.shuffle_hands_last_card is ShuffleLastCard.SHUFFLE:
-        return False
-    return c != WILD_COLOR_ROULETTE
 
 
 def _pick(actions: Sequence[Action], scores: Sequence[float], rng: random.Random) -> Action:

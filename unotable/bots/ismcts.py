@@ -78,7 +78,7 @@ from typing import NamedTuple
 
 from unotable.actions import CALL_UNO, CATCH, Action, CallUno, Catch, Challenge, Play
 from unotable.bots import policy
-from unotable.bots.base import BaseBot, best_uno, is_turn
+from unotable.bots.base import BaseBot, best_uno, goes_out, is_turn
 from unotable.bots.determinize import Determinizer, Tracker, Weigh
 from unotable.bots.handmodel import HandModel
 from unotable.bots.heuristic import HeuristicBot
@@ -88,17 +88,14 @@ from unotable.cards import (
     ID_RANK,
     NUM_CARD_IDS,
     NUM_COLORED_IDS,
-    WILD_COLOR_ROULETTE,
     WILD_DRAW_FOUR,
-    WILD_SHUFFLE_HANDS,
-    WILD_SWAP_HANDS,
     Rank,
 )
 from unotable.events import Event
 from unotable.movegen import legal_actions
 from unotable.resolve import apply
 from unotable.rng import Rng
-from unotable.rules import Ruleset, ShuffleLastCard, SwapLastCard
+from unotable.rules import Ruleset
 from unotable.scoring import RoundResult
 from unotable.state import Phase, State
 from unotable.views import PlayerView
@@ -173,19 +170,6 @@ def _turn_candidates(legal: Sequence[Action], hand_size: int) -> list[Action]:
     return out
 
 
-def _goes_out(view: PlayerView, a: Action) -> bool:
-    """A play of the last card that ends the round with this seat the winner, whatever is hidden."""
-    if not isinstance(a, Play) or len(view.hand) != 1:
-        return False
-    c = a.card.id
-    rules = view.ruleset
-    if c == WILD_SWAP_HANDS and rules.swap_hands_last_card is SwapLastCard.SWAP:
-        return False
-    if c == WILD_SHUFFLE_HANDS and rules.shuffle_hands_last_card is ShuffleLastCard.SHUFFLE:
-        return False
-    return c != WILD_COLOR_ROULETTE
-
-
 class IsmctsBot(BaseBot):
     """Single-observer ISMCTS with policy playouts (see the module docstring)."""
 
@@ -246,7 +230,7 @@ class IsmctsBot(BaseBot):
             return None
         if is_turn(view) and len(view.hand) == 1:
             for a in legal:
-                if _goes_out(view, a):
+                if goes_out(view, a):
                     return a
         for a in legal:
             if isinstance(a, Catch | CallUno):
