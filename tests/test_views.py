@@ -300,10 +300,11 @@ def act(game: Game, rng: random.Random, out_of_turn: float = 0.3) -> None:
     game.play(rng.choice(actions), seat)
 
 
-def play_watched(game: Game, policy_seed: int, max_steps: int = 400) -> None:
-    """Play up to ``max_steps`` actions (dealing new rounds as they end), watching every one."""
+def play_watched(game: Game, policy_seed: int, max_steps: int = 400, watcher: Any = None) -> None:
+    """Play up to ``max_steps`` actions (dealing new rounds as they end), watching every one (by
+    default with a :class:`LeakChecker`)."""
     rng = random.Random(policy_seed)
-    watch = LeakChecker(game)
+    watch = (watcher or LeakChecker)(game)
     for _ in range(max_steps):
         if game.phase is Phase.MATCH_OVER:
             break
@@ -359,6 +360,37 @@ def leaky_rulesets(draw: st.DrawFn) -> Ruleset:
 @given(ruleset=leaky_rulesets(), seats=st.integers(2, 6), seed=big_seeds, policy_seed=policy_seeds)
 def test_house_option_views_leak_nothing(ruleset: Ruleset, seats: int, seed: int, policy_seed: int) -> None:
     play_watched(Game.new(seats, ruleset, seed), policy_seed, max_steps=250)
+
+
+class SplitChecker:
+    """``Game.view_parts()`` (what a server sends: the public part once, each seat's own part) is,
+    text for text with its keys in order, every seat's ``view(seat).to_dict()`` and the spectator's."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.after_action()
+
+    def after_action(self) -> None:
+        game = self.game
+        parts = game.view_parts()
+        assert json.dumps(parts.public) == json.dumps(game.spectator_view().to_dict())
+        for seat in range(game.seats):
+            assert json.dumps({**parts.public, **parts.own(seat)}) == json.dumps(game.view(seat).to_dict())
+
+    def at_end(self) -> None:
+        with pytest.raises(UnoError, match="seat 99 does not exist"):
+            self.game.view_parts().own(99)
+
+
+@pytest.mark.rule("NET-5", "NET-6")
+@pytest.mark.parametrize(("preset", "seats", "max_seats"), VIEW_CASES,
+                         ids=[f"{p}-{n}" for p, n, _ in VIEW_CASES])
+def test_the_split_views_are_the_views(preset: str, seats: int, max_seats: int | None) -> None:
+    """At every step of whole rounds (what a seat may see is decided by ``views.own_fields`` alone)."""
+    ruleset = Ruleset.preset(preset)
+    if max_seats is not None:
+        ruleset = ruleset.replace(max_seats=max_seats)
+    play_watched(Game.new(seats, ruleset, 7), 7, max_steps=250, watcher=SplitChecker)
 
 
 def test_spectator_view_has_no_hand() -> None:

@@ -47,7 +47,7 @@ from unotable.resolve import apply, settle
 from unotable.rules import Ruleset
 from unotable.scoring import Outcome, RoundResult, team_scores
 from unotable.state import ColorReason, Phase, State
-from unotable.views import PlayerView, SpectatorView, TableInfo, player_view, spectator_view
+from unotable.views import PlayerView, SpectatorView, TableInfo, ViewParts, player_view, spectator_view
 
 __all__ = ["ALL", "Game", "LegalActions", "Phase"]
 
@@ -681,10 +681,19 @@ class Game:
     def view(self, seat: int, table: TableInfo | None = None) -> PlayerView:
         """What ``seat`` may know now (NET-5, NET-6): the public table, its own hand, its drawn
         card and its own legal actions. ``table`` is the static part to attach (default: no names)."""
+        legal = self._view_legal(seat)
+        return player_view(self._st, seat, table or self.table_info(), len(self._events), legal)
+
+    def view_parts(self) -> ViewParts:
+        """Every seat's view of the game now, split where the secrets are, as JSON-ready dicts: the
+        public part, made once, and each seat's own part (``parts.own(seat)``), as a server sends
+        them after every action. ``{**parts.public, **parts.own(seat)}`` is ``view(seat).to_dict()``."""
+        return ViewParts(self._st, len(self._events), self._view_legal)
+
+    def _view_legal(self, seat: int) -> list[Action]:
+        """``seat``'s legal actions as its view shows them (none once the round is over)."""
         self._check_seat(seat)
-        st = self._st
-        legal = self._legal_for(seat) if st.phase < Phase.ROUND_OVER else []
-        return player_view(st, seat, table or self.table_info(), len(self._events), legal)
+        return self._legal_for(seat) if self._st.phase < Phase.ROUND_OVER else []
 
     def spectator_view(self, table: TableInfo | None = None) -> SpectatorView:
         """The public table, as a spectator sees it."""

@@ -13,6 +13,12 @@ which writes the live part only (``TableInfo.to_dict()`` writes the static part)
 reads each back (:func:`view_from_dict` for either kind of view), so a client decodes what the
 engine wrote with the engine's own reader.
 
+What a seat may see is decided here once, in two functions: :func:`public_fields` (what everyone
+sees) and :func:`own_fields` (what one seat adds: its hand, its drawn card, its legal actions).
+Both kinds of view are built from them, and so is :class:`ViewParts`, the same views split where
+the secrets are, for a server that sends every seat its view after every action: the public part
+is made (and encoded) once per state, and each seat's own part apart.
+
 >>> from unotable.game import Game
 >>> g = Game.new(seats=3, seed=5)
 >>> v = g.view(0)
@@ -20,11 +26,14 @@ engine wrote with the engine's own reader.
 (7, (7, 7, 7), 3, 'classic108')
 >>> v.seq == g.last_seq, "ruleset" in v.to_dict(), sorted(g.table_info().to_dict())
 (True, False, ['names', 'ruleset', 'seats'])
+>>> parts = g.view_parts()
+>>> {**parts.public, **parts.own(0)} == v.to_dict(), parts.public == g.spectator_view().to_dict()
+(True, True)
 """
 from __future__ import annotations
 
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -36,8 +45,8 @@ from unotable.rules import Ruleset
 from unotable.scoring import Outcome, RoundResult, team_scores
 from unotable.state import ColorReason, Phase, State
 
-__all__ = ["PlayerView", "SpectatorView", "TableInfo", "player_view", "public_seats_to_act",
-           "spectator_view", "view_from_dict"]
+__all__ = ["PlayerView", "SpectatorView", "TableInfo", "ViewParts", "own_fields", "player_view",
+           "public_fields", "public_seats_to_act", "spectator_view", "view_from_dict"]
 
 
 def _color(c: int) -> Color | None:
@@ -151,9 +160,15 @@ class PlayerView(SpectatorView):
 
     def to_dict(self) -> dict[str, Any]:
         out = SpectatorView.to_dict(self)
-        for name in ("seat", "hand", "drawn_card", "legal"):
-            out[name] = plain(getattr(self, name))
+        out.update(_own_dict(self.seat, self.hand, self.drawn_card, self.legal))
         return out
+
+
+def _own_dict(seat: int, hand: Iterable[Card], drawn: Card | None, legal: Iterable[Action]) -> dict[str, Any]:
+    """A seat's own part of its view as JSON-ready data (what ``codec.plain`` writes, directly:
+    this is encoded for every seat after every action)."""
+    return {"seat": seat, "hand": [str(c) for c in hand], "drawn_card": None if drawn is None else str(drawn),
+            "legal": [str(a) for a in legal]}
 
 
 _SPECTATOR_FIELDS = tuple(n for n in SpectatorView.__slots__ if n != "table")
@@ -203,12 +218,13 @@ def public_seats_to_act(st: State) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _public(st: State, table: TableInfo, seq: int) -> dict[str, Any]:
+def public_fields(st: State, seq: int) -> dict[str, Any]:
+    """What every seat and a spectator may see of ``st``: the live fields of :class:`SpectatorView`
+    (all but ``table``), in its order; ``seq`` is the game's last event number."""
     top = st.discard[-1] if st.discard else -1
     awaiting = st.color_reason if st.phase is Phase.CHOOSE_COLOR else None
     over = st.phase is Phase.MATCH_OVER
     return {
-        "table": table,
         "seq": seq,
         "round_no": st.round_no,
         "dealer": st.dealer,
@@ -239,16 +255,43 @@ def _public(st: State, table: TableInfo, seq: int) -> dict[str, Any]:
     }
 
 
+def own_fields(st: State, seat: int, legal: Sequence[Action]) -> dict[str, Any]:
+    """What ``seat`` alone may see of ``st``, the fields :class:`PlayerView` adds to the public
+    ones: its seat, its hand, the card it drew (in phase PLAY_DRAWN, when it drew) and ``legal``,
+    its legal actions now (the caller's: the engine caches them)."""
+    drawn = st.drawn if st.phase is Phase.PLAY_DRAWN and st.active == seat else -1
+    return {
+        "seat": seat,
+        "hand": tuple(Card.from_id(c) for c in st.hands[seat]),
+        "drawn_card": Card.from_id(drawn) if drawn >= 0 else None,
+        "legal": tuple(legal),
+    }
+
+
 def spectator_view(st: State, table: TableInfo, seq: int) -> SpectatorView:
-    return SpectatorView(**_public(st, table, seq))
+    return SpectatorView(table=table, **public_fields(st, seq))
 
 
 def player_view(st: State, seat: int, table: TableInfo, seq: int, legal: Sequence[Action]) -> PlayerView:
-    drawn = st.drawn if st.phase is Phase.PLAY_DRAWN and st.active == seat else -1
-    return PlayerView(
-        **_public(st, table, seq),
-        seat=seat,
-        hand=tuple(Card.from_id(c) for c in st.hands[seat]),
-        drawn_card=Card.from_id(drawn) if drawn >= 0 else None,
-        legal=tuple(legal),
-    )
+    return PlayerView(table=table, **public_fields(st, seq), **own_fields(st, seat, legal))
+
+
+class ViewParts:
+    """Every view of one state, split where the secrets are, as JSON-ready dicts: :attr:`public`,
+    the part every seat's view and the spectator's share (``SpectatorView.to_dict()``), made once;
+    :meth:`own`, what one seat's view adds to it. ``{**parts.public, **parts.own(seat)}`` is
+    ``PlayerView.to_dict()``, key for key in the same order. Made by ``Game.view_parts()``, for
+    the state the game is in then (a server makes one per event batch and sends it to every seat).
+    """
+
+    __slots__ = ("_legal_for", "_st", "public")
+
+    def __init__(self, st: State, seq: int, legal_for: Callable[[int], Sequence[Action]]) -> None:
+        self._st = st
+        self._legal_for = legal_for
+        self.public: dict[str, Any] = {name: plain(value) for name, value in public_fields(st, seq).items()}
+
+    def own(self, seat: int) -> dict[str, Any]:
+        """What ``seat``'s view adds to :attr:`public` (its hand, its drawn card, its actions)."""
+        mine = own_fields(self._st, seat, self._legal_for(seat))
+        return _own_dict(seat, mine["hand"], mine["drawn_card"], mine["legal"])
