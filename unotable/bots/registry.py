@@ -31,6 +31,7 @@ from unotable.bots.heuristic import HeuristicBot
 from unotable.bots.ismcts import IsmctsBot
 from unotable.bots.learned import LearnedBot
 from unotable.bots.mixbot import MixBot
+from unotable.bots.mixbot2 import MixBot2
 from unotable.bots.random_bot import RandomBot
 from unotable.bots.random_stuck import RandomStuckBot
 from unotable.bots.rule_v1 import RuleV1Bot
@@ -56,6 +57,7 @@ _BUILT_IN: dict[str, Callable[..., Bot]] = {
     "ismcts": IsmctsBot,
     "random-stuck": RandomStuckBot,  # the anchors' opponent and bot (docs/bots.md)
     "mixbot": MixBot,
+    "mixbot2": MixBot2,  # MixBot2 from its rules in words (docs/anchors.md)
     "learned": LearnedBot,  # the heuristic with a value network's turn choices (docs/bots.md)
 }
 
