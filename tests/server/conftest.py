@@ -8,17 +8,22 @@ database ``test``), or the admin URL in ``UNOTABLE_TEST_POSTGRES``. When nothing
 ``postgres_admin_url`` fixture starts the local cluster with ``pg_ctlcluster`` and waits up to 20
 seconds; if PostgreSQL is still unreachable the tests that need it FAIL (never skip): both backends
 are part of the suite. Each test gets a fresh database ``unotable_test_<random>``, dropped after it.
+
+``server`` (one process per module and backend) and ``own_server`` (one per test, which it may
+kill and restart) start harness.py's ``ServerProc``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
-import secrets
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +31,11 @@ try:
     import starlette  # noqa: F401
 except ImportError:  # the server extra is not installed: nothing here can run
     collect_ignore_glob = ["*"]
+
+# The tests' shared modules (harness.py, leak_scan.py, frames.py, databases.py) sit beside them
+# and are imported by name (pytest runs with --import-mode=importlib, which adds no folder).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from databases import fresh_postgres
 
 POSTGRES_CANDIDATES = (
     "postgresql://postgres@localhost:5432/test",
@@ -97,31 +107,11 @@ def postgres_admin_url() -> str:
     )
 
 
-def _with_database(url: str, database: str) -> str:
-    base, _, _ = url.rpartition("/")
-    return f"{base}/{database}"
-
-
-async def _admin(url: str, statement: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(url, timeout=10)
-    try:
-        await conn.execute(statement)
-    finally:
-        await conn.close()
-
-
 @pytest.fixture
 def postgres_url(postgres_admin_url: str) -> Iterator[str]:
     """A fresh, empty PostgreSQL database for this test (dropped afterwards)."""
-    name = f"unotable_test_{secrets.token_hex(6)}"
-    asyncio.run(_admin(postgres_admin_url, f"CREATE DATABASE {name}"))
-    try:
-        yield _with_database(postgres_admin_url, name)
-    finally:
-        # FORCE: a connection left by a killed subprocess must not keep the database alive.
-        asyncio.run(_admin(postgres_admin_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+    with fresh_postgres(postgres_admin_url) as url:
+        yield url
 
 
 @pytest.fixture(params=BACKENDS)
@@ -130,3 +120,31 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'unotable.db'}"  # tmp_path is absolute: sqlite:////tmp/...
     return str(request.getfixturevalue("postgres_url"))
+
+
+@contextlib.contextmanager
+def _serving(kind: str, workdir: Path, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A started harness.ServerProc on a fresh database of ``kind``, stopped (and dropped) after."""
+    from harness import ServerProc, database
+
+    with database(kind, workdir, request) as db:
+        proc = ServerProc(db, workdir)
+        proc.start()
+        try:
+            yield proc
+        finally:
+            proc.stop()
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One server process per backend (harness.ServerProc) for a module's tests that do not stop it."""
+    with _serving(request.param, tmp_path_factory.mktemp(f"server-{request.param}"), request) as proc:
+        yield proc
+
+
+@pytest.fixture(params=BACKENDS)
+def own_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """A server process of this test's own (it may kill and restart it), per backend."""
+    with _serving(request.param, tmp_path, request) as proc:
+        yield proc

@@ -1,6 +1,6 @@
 """The test clients' check of every frame the server sends: one of the declared server messages.
 
-Every websocket client of the server tests (test_app.py's ``Client``, the cluster's, the finished
+Every websocket client of the server tests (harness.py's ``Client``, the cluster's, the finished
 tables') reads its frames through :func:`check_frame`, so a frame that is not text, not JSON, or not
 one of ``protocol.ServerMessage`` (a missing or surplus field, a wrong type, an unknown code) fails
 the test that received it.

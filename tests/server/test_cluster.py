@@ -2,7 +2,8 @@
 
 Each node is ``python -m unotable.server.run --redis redis://127.0.0.1:6379/0 --db postgresql://...``
 on its own loopback port; the clients are the ``websockets`` library's, the helpers (scripted people,
-the frame-by-frame check against the replayed record, the leak scan) are test_app.py's. Redis is
+the frame-by-frame check against the replayed record, the leak scan) are harness.py's and
+leak_scan.py's, and each node is harness's ServerProc with ``--redis`` and ``--node-id``. Redis is
 started when it is not running (``redis-server``, as CI does); each test uses its own Redis
 database number's keys... of its own tables (the keys carry the table id), and a fresh PostgreSQL
 database. What is checked:
@@ -11,8 +12,8 @@ database. What is checked:
   refused by PostgreSQL itself (the trigger), and a claim cannot lower a fence;
 - one 4-seat table whose seats are on three different nodes plays a whole match; every frame of
   every seat and of a spectator is checked against the record (views, events, no secret);
-- ``kill -9`` of the owner mid-round: another node owns the table within the bound, every
-  acknowledged action is in the record, the match finishes;
+- ``kill -9`` of the owner mid-round: another node takes the table over once the lease runs out,
+  every acknowledged action is in the record, the match finishes;
 - ``SIGSTOP`` of the owner past its lease, another node takes over, ``SIGCONT``: the old owner's
   late write is refused (FencedError, logged) and no client saw a forked game (each client's
   seq -> events is the record's);
@@ -24,50 +25,42 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import random
-import re
 import secrets
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 websockets = pytest.importorskip("websockets")
 redis_asyncio = pytest.importorskip("redis.asyncio")
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from test_app import (  # noqa: E402
+from harness import (  # noqa: E402
+    BOT_PAUSE,
+    HANG_S,
     Client,
     Match,
-    Stream,
-    _read_line,
-    fetch_record,
-    finish_and_check,
-    http,
+    ServerProc,
+    choose,
     over,
     play_person,
-    wait_healthy,
+    seat_people,
 )
+from leak_scan import fetch_record, finish_and_check  # noqa: E402
 
 from unotable.server.store import ConflictError, FencedError, open_store  # noqa: E402
 
 REDIS_URL = os.environ.get("UNOTABLE_TEST_REDIS", "redis://127.0.0.1:6379/0")
-BOT_PAUSE = 0.01
-ROUND_PAUSE = 0.05
 GRACE = 20.0  # longer than any failover here: a seat is not put on autopilot while its owner moves
 LEASE_TTL = 3.0
-FAILOVER_BOUND_S = LEASE_TTL + LEASE_TTL / 3 + 2.0  # the lease runs out, a renewal tick, the claim
-NODE_START_S = 20.0
+# the SIGTERM test's owner: a lease that outlasts any wait here, so that a takeover before it runs
+# out can only be the owner's release (see that test)
+LONG_LEASE_TTL = 4 * HANG_S
 REDIS_START = [
     "redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", "6379",
     "--save", "", "--appendonly", "no", "--dir", "/var/lib/redis", "--logfile", "/var/log/redis/ci.log",
@@ -106,101 +99,74 @@ def redis_url() -> str:
 # node processes
 
 
-@dataclass
-class Node:
-    """One cluster node: ``python -m unotable.server.run --redis ...`` (the interface test_app's
-    clients and helpers use: ``url``, ``ws_base``)."""
+Node = ServerProc  # a cluster node is a test server with --redis and --node-id
 
-    name: str
-    db: str
-    redis: str
-    workdir: Path
-    proc: subprocess.Popen[str] | None = None
-    url: str = ""
-    log_path: Path = field(init=False)
 
-    def __post_init__(self) -> None:
-        self.log_path = self.workdir / f"{self.name}.log"
+def node(name: str, db: str, redis: str, workdir: Path, *, lease_ttl: float = LEASE_TTL) -> Node:
+    """One cluster node: ``python -m unotable.server.run --redis ... --node-id NAME`` (harness's
+    ServerProc, so the harness's clients and helpers take it as they take a single server)."""
+    options = ("--redis", redis, "--node-id", name, "--lease-ttl", str(lease_ttl))
+    return ServerProc(db, workdir, name=name, options=options, grace=GRACE)
 
-    @property
-    def ws_base(self) -> str:
-        return self.url.replace("http", "ws", 1)
 
-    def start(self) -> None:
-        command = [
-            sys.executable, "-m", "unotable.server.run", "--host", "127.0.0.1", "--port", "0",
-            "--db", self.db, "--redis", self.redis, "--node-id", self.name,
-            "--lease-ttl", str(LEASE_TTL), "--bot-pause", str(BOT_PAUSE),
-            "--round-pause", str(ROUND_PAUSE), "--grace", str(GRACE),
-        ]  # fmt: skip
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        with self.log_path.open("a") as log:
-            self.proc = subprocess.Popen(
-                command, cwd=self.workdir, stdout=subprocess.PIPE, stderr=log, text=True, env=env
-            )
-        line = _read_line(self.proc, NODE_START_S)
-        found = re.search(r"serving at (http://127\.0\.0\.1:(\d+))", line)
-        assert found, f"{self.name}: no address in {line!r}; log: {self.log()}"
-        self.url = found.group(1)
-        wait_healthy(self.url, self.proc, self.log)
-
-    def signal(self, sig: int) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(sig)
-
-    def kill9(self) -> None:
-        self.signal(signal.SIGKILL)
-        assert self.proc is not None
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            self.proc.send_signal(signal.SIGCONT)
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(10)
-
-    def log(self) -> str:
-        return self.log_path.read_text()[-4000:] if self.log_path.exists() else ""
-
-    def events(self, name: str) -> list[dict[str, Any]]:
-        found = []
-        for line in self.log_path.read_text().splitlines() if self.log_path.exists() else []:
-            with contextlib.suppress(ValueError):
-                doc = json.loads(line)
-                if doc.get("event") == name:
-                    found.append(doc)
-        return found
+@contextlib.contextmanager
+def three_nodes(
+    db: str, redis: str, workdir: Path, *, first_lease_ttl: float = LEASE_TTL
+) -> Iterator[list[Node]]:
+    """Three nodes on one database and Redis; the first (where the tests create their tables, so
+    their owner) holds its leases for ``first_lease_ttl``."""
+    ttls = [first_lease_ttl, LEASE_TTL, LEASE_TTL]
+    nodes = [
+        node(f"n{i}-{secrets.token_hex(3)}", db, redis, workdir, lease_ttl=ttl) for i, ttl in enumerate(ttls)
+    ]
+    try:
+        for n in nodes:
+            n.start()
+        yield nodes
+    finally:
+        for n in nodes:
+            n.stop()
 
 
 @pytest.fixture
 def cluster(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[list[Node]]:
     """Three nodes on one fresh PostgreSQL database and the local Redis."""
-    nodes = [Node(f"n{i}-{secrets.token_hex(3)}", postgres_url, redis_url, tmp_path) for i in range(3)]
-    try:
-        for node in nodes:
-            node.start()
+    with three_nodes(postgres_url, redis_url, tmp_path) as nodes:
         yield nodes
-    finally:
-        for node in nodes:
-            node.stop()
+
+
+@pytest.fixture
+def cluster_long_first_lease(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[list[Node]]:
+    """The same, but the first node's leases last ``LONG_LEASE_TTL`` unrenewed."""
+    with three_nodes(postgres_url, redis_url, tmp_path, first_lease_ttl=LONG_LEASE_TTL) as nodes:
+        yield nodes
+
+
+def redis_cli(*args: str) -> str:
+    done = subprocess.run(["redis-cli", "-p", "6379", *args], capture_output=True, text=True, timeout=5)
+    return done.stdout.strip()
+
+
+def redis_now_ms() -> int:
+    """Redis' own clock (``TIME``), in milliseconds: what its lease expiries are measured by."""
+    seconds, micros = redis_cli("time").split()
+    return int(seconds) * 1000 + int(micros) // 1000
+
+
+def lease_key(table: str) -> str:
+    return f"ut:{{{table}}}:lease"
 
 
 def owner_of(nodes: list[Node], table: str) -> Node | None:
     """The node holding the table's lease (read in Redis)."""
-    done = subprocess.run(
-        ["redis-cli", "-p", "6379", "get", f"ut:{{{table}}}:lease"], capture_output=True, text=True, timeout=5
-    )
-    name = done.stdout.strip()
+    name = redis_cli("get", lease_key(table))
     return next((n for n in nodes if n.name == name), None)
 
 
-async def wait_owner(nodes: list[Node], table: str, *, not_: Node | None = None, bound: float = 10.0) -> Node:
+async def wait_owner(
+    nodes: list[Node], table: str, *, not_: Node | None = None, bound: float = HANG_S
+) -> Node:
+    """The node that holds the table's lease (one other than ``not_``), once one does."""
     deadline = time.monotonic() + bound
     while True:
         node = await asyncio.to_thread(owner_of, nodes, table)
@@ -220,29 +186,11 @@ async def spread_table(
 ) -> Match:
     """Create a 4-seat table on the first node; each person sits through the node ``placement``
     gives its seat (seat 0 holds the host token), a spectator watches from ``spectator_on``; start."""
-    body: dict[str, Any] = {
-        "preset": "official", "seats": 4, "options": {"target_score": target},
-        "bot_pause": bot_pause, "round_pause": ROUND_PAUSE, "bots": bots or [None] * 4,
-    }  # fmt: skip
-    status, created = await asyncio.to_thread(http, "POST", f"{nodes[0].url}/api/tables", body)
-    assert status == 201, created
-    table, host = created["table"], created["host_token"]
-    clients: dict[int, Client] = {}
-    streams: dict[int | None, Stream] = {}
-    for seat, node in sorted(placement.items()):
-        stream = streams[seat] = Stream(seat)
-        client = await Client.open(node, table, stream, host_token=host if seat == 0 else None)  # type: ignore[arg-type]
-        answer = await client.request({"type": "sit", "seat": seat, "name": f"P{seat}"}, flush=True)
-        assert answer["type"] == "token" and answer["seat"] == seat, answer
-        await client.wait_for(lambda m: m["type"] == "update")
-        clients[seat] = client
-    match = Match(nodes[0], table, host, clients, streams)  # type: ignore[arg-type]
-    if spectator_on is not None:
-        match.spectator_stream = Stream(None)
-        match.spectator = await Client.open(spectator_on, table, match.spectator_stream)  # type: ignore[arg-type]
-    answer = await clients[0].request({"type": "start"}, flush=True)
-    assert answer["type"] == "update" and answer["view"] is not None, answer
-    return match
+    via: dict[int | None, Node] = {**placement, None: spectator_on or nodes[0]}
+    return await seat_people(
+        nodes[0], "official", humans=tuple(sorted(placement)), bots=bots or [None] * 4, seats=4,
+        spectator=spectator_on is not None, via=via, options={"target_score": target}, bot_pause=bot_pause,
+    )  # fmt: skip
 
 
 async def close_all(match: Match) -> None:
@@ -317,7 +265,7 @@ def test_a_table_spread_over_three_nodes_plays_a_whole_match(cluster: list[Node]
         assert heard["seat"] == 0 and heard["name"] == "P0"
         # a second tab of seat 3 (on c) opened on a: the first is told, and closed with 4001
         first = match.humans[3]
-        second = await Client.open(a, match.table, match.streams[3], token=first.token, last_seq=first.seq)  # type: ignore[arg-type]
+        second = await Client.open(a, match.table, match.streams[3], token=first.token, last_seq=first.seq)
         assert second.welcome is not None and second.welcome["you"]["seat"] == 3
         await first.wait_for(lambda m: m["type"] == "reconnect")
         await first.reader  # type: ignore[misc]
@@ -329,7 +277,7 @@ def test_a_table_spread_over_three_nodes_plays_a_whole_match(cluster: list[Node]
         )
         rep = await finish_and_check(match, [])  # every frame of every seat and the spectator
         assert rep.game.is_over()
-        records = [await asyncio.to_thread(fetch_record, node, match.table) for node in cluster]  # type: ignore[arg-type]
+        records = [await asyncio.to_thread(fetch_record, node, match.table) for node in cluster]
         assert all(r.to_dict() == records[0].to_dict() for r in records)  # every node publishes it
         assert len(records[0].actions) > 20
         await close_all(match)
@@ -344,11 +292,9 @@ def test_a_table_spread_over_three_nodes_plays_a_whole_match(cluster: list[Node]
 
 
 async def play_robust(client: Client, rng: random.Random, *, timeout: float = 120.0) -> None:
-    """test_app's scripted person, patient with a cluster that moves: an action that gets no
+    """harness's scripted person, patient with a cluster that moves: an action that gets no
     answer (lost with Redis, or sent while no node owned the table) is decided again from the
     newest view; 'cannot be reached just now' is tried again."""
-    from test_app import choose
-
     deadline = time.monotonic() + timeout
     while not over(client):
         assert time.monotonic() < deadline, f"seat {client.seat}: not over after {timeout}s; {client.tail()}"
@@ -385,7 +331,7 @@ def test_kill_9_of_the_owner_another_node_takes_over_and_nothing_acknowledged_is
             seat: asyncio.create_task(play_person(p, random.Random(rng.random()), timeout=120))
             for seat, p in match.humans.items()
         }
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + HANG_S
         while any(p.seq < 25 for p in match.humans.values()):
             assert time.monotonic() < deadline, "the table did not get going"
             finished = [t.exception() for t in tasks.values() if t.done()]
@@ -399,22 +345,23 @@ def test_kill_9_of_the_owner_another_node_takes_over_and_nothing_acknowledged_is
         old = match.humans[0]
         await old.close()
         acknowledged = {seat: p.seq for seat, p in match.humans.items()}
-        new_owner = await wait_owner(cluster, match.table, not_=a, bound=FAILOVER_BOUND_S + 5)
-        while not new_owner.events("owner"):  # the lease is taken; then the claim and the replay
-            assert time.monotonic() - killed_at < FAILOVER_BOUND_S + 5, new_owner.log()
+        # another node takes the lease once it runs out, then claims and replays the table (how
+        # long that takes is reported, not asserted: the bound only catches a failover that hangs)
+        new_owner = await wait_owner(cluster, match.table, not_=a)
+        while not new_owner.events("owner"):
+            assert time.monotonic() - killed_at < HANG_S, new_owner.log()
             await asyncio.sleep(0.05)
         took = time.monotonic() - killed_at
-        assert took <= FAILOVER_BOUND_S, f"the table was taken over after {took:.1f}s"
         # seat 0 reconnects to another node with its token and last seq, and resumes
         back = await Client.open(
             b, match.table, match.streams[0], token=old.token, host_token=match.host_token, last_seq=old.seq
-        )  # type: ignore[arg-type]
+        )
         assert back.welcome is not None and back.welcome["you"] == {"seat": 0, "host": True}
         assert back.welcome["seq"] >= acknowledged[0], "the table went back in time"
         match.humans[0] = back
         tasks[0] = asyncio.create_task(play_person(back, random.Random(5), timeout=120))
         await asyncio.gather(*tasks.values())
-        match.server = b  # type: ignore[assignment]
+        match.server = b
         await finish_and_check(match, [])  # every frame before and after the kill is the record's
         await close_all(match)
         print(f"failover after kill -9: {took:.2f}s")
@@ -439,7 +386,7 @@ def test_sigstop_of_the_owner_its_late_write_is_fenced_and_nobody_sees_a_fork(cl
         ]
         spectator = match.spectator
         assert spectator is not None
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + HANG_S
         while True:  # a bot's turn, in play, some way into the match
             view = spectator.view
             if (
@@ -451,16 +398,16 @@ def test_sigstop_of_the_owner_its_late_write_is_fenced_and_nobody_sees_a_fork(cl
             await asyncio.sleep(0.001)
         a.signal(signal.SIGSTOP)
         stopped_at = time.monotonic()
-        new_owner = await wait_owner(cluster, match.table, not_=a, bound=FAILOVER_BOUND_S + 5)
+        new_owner = await wait_owner(cluster, match.table, not_=a)
         took = time.monotonic() - stopped_at
         await asyncio.sleep(0.5)  # the new owner claims, catches up and goes on
         a.signal(signal.SIGCONT)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + HANG_S
         while not a.events("fenced") and not a.events("demoted"):
             assert time.monotonic() < deadline, a.log()
             await asyncio.sleep(0.1)
         await asyncio.gather(*tasks)
-        match.server = new_owner  # type: ignore[assignment]
+        match.server = new_owner
         await finish_and_check(match, [])  # the spectator on the old owner saw no fork either
         fenced = a.events("fenced")
         demoted = a.events("demoted")
@@ -473,7 +420,7 @@ def test_sigstop_of_the_owner_its_late_write_is_fenced_and_nobody_sees_a_fork(cl
         for doc in fenced:
             assert "is not the current one" in doc["error"], doc
         old_fence = a.events("owner")[0]["fence"]
-        store = open_store(match.server.db)  # type: ignore[attr-defined]
+        store = open_store(match.server.db)
         await store.open()
         try:
             stored = await store.load(match.table)
@@ -500,7 +447,7 @@ def test_redis_restarted_mid_game_the_nodes_recover_and_nothing_is_lost(cluster:
             asyncio.create_task(play_robust(p, random.Random(rng.random()), timeout=150))
             for p in match.humans.values()
         ]
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + HANG_S
         while any(p.seq < 20 for p in match.humans.values()):
             assert time.monotonic() < deadline, "the table did not get going"
             await asyncio.sleep(0.02)
@@ -517,7 +464,17 @@ def test_redis_restarted_mid_game_the_nodes_recover_and_nothing_is_lost(cluster:
     asyncio.run(main())
 
 
-def test_sigterm_of_the_owner_hands_its_tables_over_at_once(cluster: list[Node]) -> None:
+def test_sigterm_of_the_owner_hands_its_tables_over_at_once(cluster_long_first_lease: list[Node]) -> None:
+    """A node stopped with SIGTERM releases its leases (and its liveness key) before it drains its
+    sockets, so another node takes its tables over at once, not when the lease runs out.
+
+    Told apart by Redis, not by a stopwatch: the owner (a) holds its leases for LONG_LEASE_TTL,
+    far longer than any wait here, while b and c look for orphaned tables every LEASE_TTL / 3. Had
+    a not released the lease, nobody could take it before its expiry (``PEXPIRETIME``, read just
+    before the signal); so the new owner must be seen while Redis' clock is still before that
+    expiry. How long the handover took is printed, never asserted; the waits' bound (HANG_S) only
+    catches a hang, and is shorter than the lease, so a handover by expiry fails the test too."""
+    cluster = cluster_long_first_lease
     a, b, c = cluster
 
     async def main() -> None:
@@ -530,23 +487,28 @@ def test_sigterm_of_the_owner_hands_its_tables_over_at_once(cluster: list[Node])
             asyncio.create_task(play_robust(p, random.Random(rng.random()), timeout=120))
             for p in match.humans.values()
         ]
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + HANG_S
         while any(p.seq < 12 for p in match.humans.values()):
             assert time.monotonic() < deadline, "the table did not get going"
             await asyncio.sleep(0.02)
+        expires_at = int(await asyncio.to_thread(redis_cli, "pexpiretime", lease_key(match.table)))
+        assert expires_at > 0, "a's lease has an expiry"
         stopped_at = time.monotonic()
         a.signal(signal.SIGTERM)  # it releases its leases and its liveness key before it drains
         assert not all(over(p) for p in match.humans.values()), "the stop comes mid-match"
-        new_owner = await wait_owner(cluster, match.table, not_=a, bound=FAILOVER_BOUND_S)
-        while not new_owner.events("owner"):
+        new_owner = await wait_owner(cluster, match.table, not_=a)
+        while not new_owner.events("owner"):  # the lease taken; then the claim and the replay
+            assert time.monotonic() - stopped_at < HANG_S, new_owner.log()
             await asyncio.sleep(0.05)
+        now = await asyncio.to_thread(redis_now_ms)
         took = time.monotonic() - stopped_at
-        assert took < LEASE_TTL, f"a graceful stop still waited {took:.1f}s for the lease to run out"
+        assert now < expires_at, f"the new owner came {now - expires_at} ms after a's lease ran out"
         await asyncio.to_thread(a.stop)  # (it has exited, or is stopped now)
         await asyncio.gather(*tasks)
-        match.server = new_owner  # type: ignore[assignment]
+        match.server = new_owner
         await finish_and_check(match, [])
         await close_all(match)
-        print(f"handed over after SIGTERM in {took:.2f}s")
+        left = (expires_at - now) / 1000
+        print(f"handed over after SIGTERM in {took:.2f}s, {left:.0f}s before the lease's end")
 
     asyncio.run(main())

@@ -17,7 +17,7 @@ import pytest
 from unotable.server.gcpolicy import GcPolicy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_app import SERVER_START_S, _read_line, http, wait_healthy
+from harness import SERVER_START_S, http, read_line, wait_healthy
 
 
 class Node:
@@ -144,7 +144,7 @@ def _serve(tmp_path: Path, *flags: str) -> tuple[subprocess.Popen[str], str]:
              *flags],
             cwd=tmp_path, stdout=subprocess.PIPE, stderr=err, text=True,
         )  # fmt: skip
-    found = re.search(r"serving at (http://127\.0\.0\.1:\d+)", _read_line(proc, SERVER_START_S))
+    found = re.search(r"serving at (http://127\.0\.0\.1:\d+)", read_line(proc, SERVER_START_S))
     assert found, log.read_text()
     wait_healthy(found.group(1), proc, log.read_text)
     return proc, found.group(1)

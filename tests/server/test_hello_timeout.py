@@ -21,7 +21,7 @@ from unotable.server.protocol import CloseCode  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from frames import check_frame  # noqa: E402
-from test_app import SERVER_START_S, _read_line, ahttp, wait_healthy  # noqa: E402
+from harness import SERVER_START_S, ahttp, read_line, wait_healthy  # noqa: E402
 
 HELLO_TIMEOUT_S = 0.4
 
@@ -36,7 +36,7 @@ def base_url(tmp_path: Path) -> Iterator[str]:
             cwd=tmp_path, stdout=subprocess.PIPE, stderr=err, text=True,
         )  # fmt: skip
     try:
-        found = re.search(r"serving at (http://127\.0\.0\.1:\d+)", _read_line(proc, SERVER_START_S))
+        found = re.search(r"serving at (http://127\.0\.0\.1:\d+)", read_line(proc, SERVER_START_S))
         assert found, log.read_text()
         wait_healthy(found.group(1), proc, log.read_text)
         yield found.group(1)
@@ -50,8 +50,8 @@ def test_a_socket_without_hello_gets_a_coded_error_then_the_close(base_url: str)
         status, made = await ahttp("POST", f"{base_url}/api/tables", {"seats": 2})
         assert status == 201
         ws_url = made["ws"]
+        opened = time.monotonic()  # before the server has the socket: it waits at least the time-out
         async with websockets.connect(ws_url) as ws:
-            opened = time.monotonic()
             frame = check_frame(await asyncio.wait_for(ws.recv(), 10))
             waited = time.monotonic() - opened
             assert frame == {

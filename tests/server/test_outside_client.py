@@ -1,6 +1,6 @@
 """What a client written from docs/protocol.md alone found, each checked on a real server.
 
-A real ``unotable serve`` process per backend (test_app.py's ``server`` fixture) and real sockets:
+A real ``unotable serve`` process per backend (conftest.py's ``server`` fixture) and real sockets:
 
 - a wrong JSON type where the schema says integer (``"seat": "1"``, ``2.0``, ``true``, ``"seq":
   "12"``, the host's ``"seats": "4"``) is ``malformed`` over the websocket, as over HTTP;
@@ -32,19 +32,7 @@ from websockets.asyncio.client import connect  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from frames import check_frame  # noqa: E402
-from test_app import (  # noqa: E402
-    BACKENDS,
-    Client,
-    ServerProc,
-    Stream,
-    create_table,
-    database,
-    http,
-    seat_people,
-    server,
-)
-
-__all__ = ["BACKENDS", "server"]
+from harness import Client, ServerProc, Stream, create_table, database, http, seat_people  # noqa: E402
 
 
 async def _answer(ws: Any, msg: dict[str, Any] | str) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """Renaming in the waiting room and quick reactions, through real websockets against a real server
-(tests/server/test_app.py's harness), on SQLite and PostgreSQL. A refusal has its code and changes
+(tests/server/harness.py), on SQLite and PostgreSQL. A refusal has its code and changes
 nothing."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("websockets")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_app import Client, ServerProc, Stream, seat_people, server  # noqa: F401
+from harness import Client, ServerProc, Stream, seat_people
 
 from unotable.server.protocol import LIMITS, REACTIONS
 
@@ -24,7 +24,7 @@ def answer_to(kind: str, seat: Any = "any") -> Any:
     return lambda m: m["type"] == "error" or (m["type"] == kind and (seat == "any" or m.get("seat") == seat))
 
 
-def test_a_player_renames_in_the_waiting_room_only(server: ServerProc) -> None:  # noqa: F811
+def test_a_player_renames_in_the_waiting_room_only(server: ServerProc) -> None:
     async def main() -> None:
         match = await seat_people(server, "official", bots=[None, None, "random"], seats=3, start=False)
         a, b = match.humans[0], match.humans[1]
@@ -56,7 +56,7 @@ def test_a_player_renames_in_the_waiting_room_only(server: ServerProc) -> None: 
     asyncio.run(main())
 
 
-def test_reactions_reach_everyone_and_are_rate_limited(server: ServerProc) -> None:  # noqa: F811
+def test_reactions_reach_everyone_and_are_rate_limited(server: ServerProc) -> None:
     async def main() -> None:
         match = await seat_people(server, "official", bots=[None, None, "random"], seats=3, bot_pause=30)
         a, b = match.humans[0], match.humans[1]

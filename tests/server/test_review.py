@@ -18,15 +18,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_app import (
-    ServerProc,
-    ahttp,
-    fetch_record,
-    http,
-    keys_in,
-    play_person,
-    seat_people,
-)
+from harness import ServerProc, ahttp, http, play_person, seat_people
+from leak_scan import fetch_record, keys_in
 
 from unotable.game import Game
 from unotable.server.review import MAX_WORLDS, MIN_WORLDS

@@ -1,7 +1,7 @@
 """Deals anyone can verify: a match's start publishes its seed commitment to every seat and the
 spectators, no frame carries the seed or its salt before the match is over, the end reveals both
 to everyone, and the record (and ``GET /t/ID/verify``) verifies with :mod:`unotable.verify`.
-Through real websockets against a real server (tests/server/test_app.py's harness), on SQLite and
+Through real websockets against a real server (tests/server/harness.py), on SQLite and
 PostgreSQL."""
 
 from __future__ import annotations
@@ -18,17 +18,8 @@ import pytest
 pytest.importorskip("websockets")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_app import (  # noqa: F401
-    Client,
-    ServerProc,
-    Stream,
-    ahttp,
-    fetch_record_doc,
-    finish_and_check,
-    play_person,
-    seat_people,
-    server,
-)
+from harness import Client, ServerProc, Stream, ahttp, play_person, seat_people
+from leak_scan import fetch_record_doc, finish_and_check
 
 from unotable.verify import RECIPE, VerifyError, commitment, verify
 
@@ -38,7 +29,7 @@ def _deal(msg: dict[str, Any]) -> dict[str, Any] | None:
     return table.get("deal") if isinstance(table, dict) else None
 
 
-def test_the_commitment_is_sent_at_the_start_and_the_seed_only_at_the_end(server: ServerProc) -> None:  # noqa: F811
+def test_the_commitment_is_sent_at_the_start_and_the_seed_only_at_the_end(server: ServerProc) -> None:
     async def main() -> None:
         match = await seat_people(server, "official", options={"target_score": 40})
         host = match.humans[0]

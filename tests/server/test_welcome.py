@@ -1,6 +1,6 @@
 """A welcome carries what a reload would otherwise lose: the current round's events the seat may
 see (its log) and the table's latest chat lines. Through real websockets against a real server
-(tests/server/test_app.py's harness), on SQLite and PostgreSQL."""
+(tests/server/harness.py), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import pytest
 pytest.importorskip("websockets")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_app import Client, ServerProc, Stream, seat_people, server  # noqa: F401
+from harness import Client, ServerProc, Stream, seat_people
 
 
-def test_a_reload_gets_the_rounds_log_and_the_chat_without_another_seats_cards(server: ServerProc) -> None:  # noqa: F811
+def test_a_reload_gets_the_rounds_log_and_the_chat_without_another_seats_cards(server: ServerProc) -> None:
     async def main() -> None:
         match = await seat_people(server, "official", bots=[None, None, "random"], seats=3, bot_pause=30)
         a, b = match.humans[0], match.humans[1]
@@ -52,7 +52,7 @@ def test_a_reload_gets_the_rounds_log_and_the_chat_without_another_seats_cards(s
     asyncio.run(main())
 
 
-def test_a_welcome_before_the_start_has_no_history_and_the_chat(server: ServerProc) -> None:  # noqa: F811
+def test_a_welcome_before_the_start_has_no_history_and_the_chat(server: ServerProc) -> None:
     async def main() -> None:
         match = await seat_people(server, "official", bots=[None, None, "random"], seats=3, start=False)
         a = match.humans[0]
