@@ -8,18 +8,21 @@ hello (with the seat token given, or the one saved for this table), and then:
   one) under the name given (it asks for one when none is), and saves the seat's token;
 - once the table is in play, without a seat, it watches as a spectator.
 
-The protocol itself (links, tokens, creating a table, the connection that resumes with back-off,
-the close codes, decoding views and events) is :mod:`unotable.client`; this module is the terminal
-session on top of it. It shows the table with the terminal renderer (:mod:`unotable.tui.render`)
-and one line for each event as it arrives. Input is read on its own thread, so updates keep coming
-while a line is typed: on the seat's turn the same input as ``unotable play`` works (hand indices,
-notation, words, through :func:`unotable.tui.commands.read_line`), out-of-turn chances (UNO, catch,
-jump-in) are shown as they come and accepted at any time, and the host's commands (``start``,
-``next_round``, ``rematch``, ``add_bot N [LEVEL]``, ``remove_bot N``, ``kick N``), ``chat TEXT``
-and ``quit`` are typed at the same prompt. A refusal from the server is shown in plain words; it
-changes nothing. When the connection drops, or the server asks it to, the client reconnects by itself with its
-token and the last sequence number it saw (exponential backoff up to :data:`MAX_DELAY` seconds
-between tries) and shows what it missed.
+The protocol itself (links, tokens, creating a table, the connection that resumes with back-off, the
+close codes, decoding views and events) is :mod:`unotable.client`, and what the server has told the
+session (the seat, the table, the view, what was shown already) is the pure model of
+:mod:`unotable.tui.online_state`; this module is the terminal's input and output around them: it
+runs the connection, reads the person's lines and prints. It shows the table with the terminal
+renderer (:mod:`unotable.tui.render`) and one line for each event as it arrives. Input is read on
+its own thread, so updates keep coming while a line is typed: on the seat's turn the same input as
+``unotable play`` works (hand indices, notation, words, through
+:func:`unotable.tui.commands.read_line`), out-of-turn chances (UNO, catch, jump-in) are shown as
+they come and accepted at any time, and the host's commands (``start``, ``next_round``, ``rematch``,
+``add_bot N [LEVEL]``, ``remove_bot N``, ``kick N``), ``chat TEXT`` and ``quit`` are typed at the
+same prompt. A refusal from the server is shown in plain words; it changes nothing. When the
+connection drops, or the server asks it to, the client reconnects by itself with its token and the
+last sequence number it saw (exponential backoff up to :data:`MAX_DELAY` seconds between tries) and
+shows what it missed.
 
 Tokens live in ``tokens.json`` (:class:`unotable.client.TokenStore`), keyed by the table's link.
 
@@ -29,8 +32,6 @@ TableUrl(base='http://127.0.0.1:8000', table='abc_DEF-123')
 'wss://uno.example/ws/XYZ'
 >>> parse_table_url("ws://127.0.0.1:8000/ws/abc").link
 'http://127.0.0.1:8000/t/abc'
->>> split_command("add_bot 2 expert"), split_command("chat  hello there"), split_command("7 b")
-(('add_bot', ['2', 'expert']), ('chat', ['hello there']), None)
 """
 
 from __future__ import annotations
@@ -38,12 +39,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
-import re
 import sys
 import threading
-import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from websockets.asyncio.client import ClientConnection
@@ -51,15 +49,7 @@ from websockets.asyncio.client import ClientConnection
 from unotable.actions import Action
 from unotable.cards import Card
 from unotable.client.codes import CloseCode, ReconnectReason
-from unotable.client.connection import (
-    GIVE_UP,
-    MAX_DELAY,
-    Connection,
-    Ended,
-    decode_table,
-    decode_view,
-    message_seq,
-)
+from unotable.client.connection import GIVE_UP, MAX_DELAY, Connection, Ended
 from unotable.client.links import (
     ClientError,
     TableUrl,
@@ -68,11 +58,11 @@ from unotable.client.links import (
     data_dir,
     parse_table_url,
 )
-from unotable.errors import NotationError, RecordError, UnoError
-from unotable.events import Event
+from unotable.errors import NotationError
 from unotable.state import Phase
 from unotable.tui import dialogue
 from unotable.tui.commands import COMMANDS_HELP, read_line
+from unotable.tui.online_state import ERROR_WORDS, OnlineState, clean, split_command
 from unotable.tui.render import (
     Style,
     event_lines,
@@ -83,7 +73,7 @@ from unotable.tui.render import (
     table_lines,
     use_color,
 )
-from unotable.views import PlayerView, SpectatorView, TableInfo
+from unotable.views import PlayerView
 
 __all__ = [
     "HELP",
@@ -113,60 +103,6 @@ HELP = COMMANDS_HELP + """\
   leave        give your seat up (a bot takes it in play)
 Host commands: start · next_round · rematch · add_bot N [LEVEL] · remove_bot N · kick N"""
 
-_ERROR_WORDS = {
-    "not_your_turn": "It is not your turn",
-    "illegal": "Not allowed now",
-    "invalid": "That does not work here",
-    "stale": "The table moved on before that arrived; look again",
-    "malformed": "The server did not understand that message",
-    "too_large": "That message is too long",
-    "rate_limited": "Slow down",
-    "forbidden": "Not allowed",
-}
-
-_HOST_WORDS = {
-    "start": "start",
-    "next_round": "next_round",
-    "next": "next_round",
-    "deal": "next_round",
-    "rematch": "rematch",
-    "add_bot": "add_bot",
-    "remove_bot": "remove_bot",
-    "kick": "kick",
-}
-_OTHER_WORDS = {"chat": "chat", "say": "chat", "sit": "sit", "leave": "leave"}
-
-
-# ---------------------------------------------------------------------------------------------
-# links and tokens
-
-
-# ---------------------------------------------------------------------------------------------
-# what the person types
-
-
-def split_command(line: str) -> tuple[str, list[str]] | None:
-    """A host command, ``chat`` or ``sit`` with its arguments; None for anything else."""
-    body = line.strip()
-    word, _, rest = body.partition(" ")
-    key = word.lower().replace("-", "_")
-    if key in ("chat", "say"):
-        return "chat", [rest.strip()] if rest.strip() else []
-    kind = _HOST_WORDS.get(key) or _OTHER_WORDS.get(key)
-    if kind is None:
-        return None
-    return kind, rest.split()
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def clean(text: str) -> str:
-    """Text from other people, safe to print: no control characters (no terminal escapes)."""
-    text = _CONTROL.sub("?", text)
-    return "".join("?" if unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") else ch for ch in text)
-
-
 class _Quit(Exception):
     """The person asked to leave."""
 
@@ -183,8 +119,9 @@ class _Stop(Exception):
 # the session
 
 
-class OnlineClient:
-    """One person's terminal session at an online table."""
+class OnlineClient(OnlineState):
+    """One person's terminal session at an online table: the session's state
+    (:class:`~unotable.tui.online_state.OnlineState`) with the terminal and the connection around it."""
 
     def __init__(
         self,
@@ -202,13 +139,10 @@ class OnlineClient:
         give_up: float = GIVE_UP,
         echo_prompt: bool = False,
     ) -> None:
-        self.where = parse_table_url(url)
-        self.want_name = name.strip() if name and name.strip() else None
-        self.want_seat = seat
+        where = parse_table_url(url)
         self.tokens = tokens if tokens is not None else TokenStore()
-        saved = self._saved()
-        self.token = token or _str(saved.get("token"))
-        self.host_token = host_token or _str(saved.get("host_token"))
+        super().__init__(where, name=name, seat=seat, token=token, host_token=host_token,
+                         saved=self._saved(where))
         self.out = out
         self._ask = ask
         self.style = style or Style()
@@ -217,23 +151,9 @@ class OnlineClient:
         self.echo_prompt = echo_prompt
         self.width = dialogue.terminal_width(out)
         self.conn = Connection(self.where, self.hello, self.handle, self._retrying, max_delay, give_up)
-        # what the server told us
-        self.me: int | None = None
-        self.host = False
-        self.info: dict[str, Any] | None = None
-        self.static: TableInfo | None = None
-        self.view: SpectatorView | None = None
-        self.last_seq: int | None = None
         self.welcomed = asyncio.Event()
-        self.connections = 0
-        self.need_seat = False
         self._waiting_line = False
-        # what we showed
-        self._event_seq = 0
-        self._table_key: Any = None
-        self._chance_key: Any = None
-        self._summary_key: Any = None
-        self._room_key: Any = None
+        # what the terminal shows
         self._shown_hand: tuple[Card, ...] | None = None
         self._prompting: str | None = None
         self.stopped: int | None = None
@@ -257,11 +177,11 @@ class OnlineClient:
             self.out.write(self._prompting)
             self.out.flush()
 
-    # -- who is who ------------------------------------------------------------------------------
+    # -- the saved tokens ------------------------------------------------------------------------------
 
-    def _saved(self) -> dict[str, Any]:
+    def _saved(self, where: TableUrl) -> dict[str, Any]:
         try:
-            return self.tokens.get(self.where.link)
+            return self.tokens.get(where.link)
         except OSError:
             return {}
 
@@ -273,85 +193,7 @@ class OnlineClient:
             if fields.get("token"):
                 self.say(f"Keep it to come back: --token {fields['token']}")
 
-    @property
-    def names(self) -> list[str]:
-        """Display names: the table's names, and ``You`` for this seat."""
-        n = 0
-        names: list[str] = []
-        if self.static is not None:
-            n = self.static.seats
-            names = list(self.static.names or ())
-        elif self.info is not None:
-            n = len(self.info["seats"])
-        if len(names) < n:
-            seats = self.info["seats"] if self.info is not None else []
-            for i in range(len(names), n):
-                s = seats[i] if i < len(seats) else {}
-                names.append(s.get("name") or f"Seat {i}")
-        names = [clean(str(x)) for x in names]
-        if self.me is not None and 0 <= self.me < len(names):
-            names[self.me] = "You"
-        return names
-
-    def levels(self) -> list[str]:
-        if self.info is None:
-            return []
-        out = []
-        for i, s in enumerate(self.info["seats"]):
-            if i == self.me:
-                out.append("autopilot" if s.get("autopilot") else "")
-            elif s.get("autopilot"):
-                out.append("autopilot")
-            elif s.get("kind") == "bot":
-                out.append(clean(str(s.get("level") or "bot")))
-            elif s.get("kind") == "human" and not s.get("connected"):
-                out.append("away")
-            else:
-                out.append("")
-        return out
-
-    @property
-    def status(self) -> str:
-        return str(self.info["status"]) if self.info is not None else "?"
-
-    def my_view(self) -> PlayerView | None:
-        return self.view if isinstance(self.view, PlayerView) else None
-
-    def my_turn(self) -> bool:
-        v = self.my_view()
-        return v is not None and v.active == v.seat and v.phase < Phase.ROUND_OVER
-
-    def prompt(self) -> str:
-        """The prompt, which says what the session waits for when it is not this seat's turn."""
-        v = self.my_view()
-        if v is None:
-            if self.status != "waiting" or self.me is None:
-                return "(watching) > "
-            return "(waiting room: type start when everyone is seated) > " if self.host else \
-                "(waiting for the host to start) > "
-        if self.my_turn():
-            return "> "
-        if v.legal and v.phase < Phase.ROUND_OVER:
-            return "(out of turn) > "
-        if v.phase is Phase.MATCH_OVER:
-            return "(match over: rematch or quit) > " if self.host else "(match over) > "
-        if v.phase is Phase.ROUND_OVER:
-            return "(waiting for the next deal) > "
-        names = self.names
-        who = names[v.active] if 0 <= v.active < len(names) else f"seat {v.active}"
-        return f"(waiting for {who}) > "
-
     # -- the connection --------------------------------------------------------------------------
-
-    def hello(self) -> dict[str, Any]:
-        msg: dict[str, Any] = {"type": "hello"}
-        if self.token:
-            msg["token"] = self.token
-        if self.host_token:
-            msg["host_token"] = self.host_token
-        if self.last_seq is not None:
-            msg["last_seq"] = self.last_seq
-        return msg
 
     async def connection_loop(self) -> None:
         """Stay connected (:class:`unotable.client.connection.Connection`); say why it ends."""
@@ -414,7 +256,7 @@ class OnlineClient:
         elif kind == "token":
             self.on_token(msg)
         elif kind == "chat":
-            self._note_seq(msg)
+            self.note_seq(msg)
             who = clean(str(msg.get("name", "?")))
             seat = msg.get("seat")
             you = " (you)" if seat is not None and seat == self.me else ""
@@ -437,38 +279,16 @@ class OnlineClient:
         self._reprompt()
         return False
 
-    def _note_seq(self, msg: Mapping[str, Any]) -> None:
-        seq = message_seq(msg)
-        if seq is not None and (self.last_seq is None or seq > self.last_seq):
-            self.last_seq = seq
-
     def on_welcome(self, msg: dict[str, Any]) -> None:
         first = not self.welcomed.is_set()
-        self.connections += 1
-        you = msg.get("you") or {}
-        seat = you.get("seat")
-        self.me = seat if isinstance(seat, int) else None
-        self.host = bool(you.get("host"))
-        self.info = msg.get("table")
-        if msg.get("static") is not None:
-            self.static = decode_table(msg["static"])
-        view = msg.get("view")
-        events = msg.get("events") or []
-        self._note_seq(msg)
+        events = self.welcome(msg)
         if first:
             self.intro()
         else:
             self.say(self.style.dim("… reconnected") + (f": {len(events)} missed event(s)" if events else ""))
-        if view is not None and self.static is not None:
-            self.view = decode_view(view, self.static)
-            if self.view.seq < self._event_seq:  # a new match since we last saw the table
-                self._event_seq = 0
         self.show_events(events)
-        if first or self.view is None:
-            self._table_key = None
+        self.seen_welcome(first)
         self.after_change(force_room=True)
-        if first:
-            self.need_seat = self.me is None and self.status == "waiting"
         self.welcomed.set()
 
     def intro(self) -> None:
@@ -485,22 +305,12 @@ class OnlineClient:
             self.say("You hold the host token: start, next_round, rematch, add_bot N, remove_bot N, kick N.")
         self.say("Type help for the commands.")
 
-    def names_raw(self) -> list[str]:
-        names = self.names
-        if self.me is not None and self.info is not None and self.me < len(self.info["seats"]):
-            names[self.me] = clean(str(self.info["seats"][self.me].get("name") or "You"))
-        return names
-
     async def sit_down(self, seat: int | None = None) -> None:
         """Take the seat asked for, else the first free one."""
-        info = self.info or {}
-        free = [s["seat"] for s in info.get("seats", []) if s.get("kind") == "empty"]
-        wanted = seat if seat is not None else self.want_seat
+        wanted = self.free_seat(seat)
         if wanted is None:
-            if not free:
-                self.say("Every seat is taken: you are watching.")
-                return
-            wanted = free[0]
+            self.say("Every seat is taken: you are watching.")
+            return
         if self.want_name is None:
             name = ""
             while not name:
@@ -509,32 +319,16 @@ class OnlineClient:
         await self.send({"type": "sit", "seat": wanted, "name": self.want_name})
 
     def on_token(self, msg: dict[str, Any]) -> None:
-        token = msg.get("token")
-        seat = msg.get("seat")
-        if isinstance(token, str) and isinstance(seat, int):
-            self.token = token
-            self.me = seat
+        taken = self.taken_seat(msg)
+        if taken is not None:
+            token, seat = taken
             self._save(token=token, seat=seat, name=self.want_name)
             again = f"{dialogue.program_name()} join {self.where.link}"
             self.say(f"You sit at seat {seat}. Your token is saved: `{again}` "
                      "brings you back to this seat.")
 
     def on_update(self, msg: dict[str, Any]) -> None:
-        self._note_seq(msg)
-        if msg.get("table") is not None:
-            self.info = msg["table"]
-        if msg.get("static") is not None:
-            self.static = decode_table(msg["static"])
-            self._event_seq = 0
-            self._table_key = None
-        view = msg.get("view")
-        if view is not None and self.static is not None:
-            before = self.view.round_no if self.view is not None else None
-            self.view = decode_view(view, self.static)
-            if isinstance(self.view, PlayerView):
-                self.me = self.view.seat
-            if before is not None and self.view.round_no != before:
-                self._table_key = None  # a new round: show the table again
+        self.update(msg)
         late = msg.get("timed_out")
         if isinstance(late, int):
             names = self.names
@@ -553,60 +347,31 @@ class OnlineClient:
             return
         if text == "no such table":
             return  # the close that follows (4004) says it
-        words = _ERROR_WORDS.get(code, "Refused")
+        words = ERROR_WORDS.get(code, "Refused")
         self.error(f"{words}: {text}" if text else words)
         if code == "forbidden" and self.me is None and self.status == "waiting" and "is taken" in text:
             self.say("Type sit to take the first free seat, or sit N for seat N.")
 
     def show_events(self, docs: Sequence[Any]) -> None:
-        events: list[Event] = []
-        for doc in docs:
-            try:
-                event = Event.from_dict(doc)
-            except (RecordError, UnoError, ValueError, TypeError):
-                continue
-            if event.seq <= self._event_seq:
-                continue  # shown already (a reconnect may send it again)
-            events.append(event)
-        if not events:
-            return
-        self._event_seq = max(e.seq for e in events)
-        for line in event_lines(events, self.names, self.style, self.me, everything=False):
-            self.say("  " + line)
+        events = self.new_events(docs)
+        if events:
+            for line in event_lines(events, self.names, self.style, self.me, everything=False):
+                self.say("  " + line)
 
     def after_change(self, force_room: bool = False) -> None:
-        """What to show once the table has changed: the waiting room, the table on our turn, an
-        out-of-turn chance, the round's summary."""
-        if self.status == "waiting" or self.view is None:
-            room = json.dumps(self.info, sort_keys=True) if self.info is not None else None
-            if force_room or room != self._room_key:
-                self._room_key = room
-                self.show_room()
-            return
-        view = self.view
-        if view.phase >= Phase.ROUND_OVER:
-            over = (view.round_no, view.phase)
-            if over != self._summary_key:
-                self._summary_key = over
-                self.show_summary()
-            return
-        if self.my_turn():
-            turn = ("turn", view.seq)
-            if turn != self._table_key:
-                self._table_key = turn
-                self.show_table()
-            return
-        mine = self.my_view()
-        if mine is not None and mine.legal:
-            key = ("chance", tuple(str(a) for a in mine.legal))
-            if key != self._chance_key:
-                self._chance_key = key
-                self.show_chance(mine)
-            return
-        self._chance_key = None
-        if self._table_key is None:  # first sight of a game in play, or a new match
-            self._table_key = ("seen", view.seq)
+        """Show what the change calls for (:meth:`~OnlineState.to_show`): the waiting room, the
+        table on our turn, an out-of-turn chance, the round's summary."""
+        what = self.to_show(force_room)
+        if what == "room":
+            self.show_room()
+        elif what == "summary":
+            self.show_summary()
+        elif what == "table":
             self.show_table()
+        elif what == "chance":
+            mine = self.my_view()
+            if mine is not None:
+                self.show_chance(mine)
 
     def show_room(self) -> None:
         info = self.info
@@ -642,7 +407,7 @@ class OnlineClient:
         hand = dialogue.shown_hand(mine) if mine is not None else None
         shown = dialogue.playable(hand, mine.legal) if mine is not None and hand is not None else frozenset()
         self.say()
-        title = clean(str((self.info or {}).get("settings", {}).get("preset", "")))
+        title = clean(str(self.setting("preset") or ""))
         for line in table_lines(view, self.names, self.style, self.levels(), title, shown, hand=hand,
                                 width=self.width):
             self.say(line)
@@ -682,7 +447,7 @@ class OnlineClient:
             self.say("The record, seed included, is at " f"{self.where.link}/record"
                      + (" · type rematch for another match" if self.host else ""))
         else:
-            pause = (self.info or {}).get("settings", {}).get("round_pause")
+            pause = self.setting("round_pause")
             when = f" or after {pause:g} s" if isinstance(pause, int | float) else ""
             self.say(f"The next round is dealt when the host says so (next_round){when}.")
 
@@ -780,12 +545,6 @@ class OnlineClient:
                 self.say(self.options_line(mine))
 
     async def command(self, kind: str, args: list[str]) -> None:
-        if kind == "chat":
-            if not args:
-                self.error("chat what? type chat and the text")
-                return
-            await self.send({"type": "chat", "text": args[0][:200]})
-            return
         numbers = [a for a in args if a.isdigit()]
         if kind == "leave":
             if self.me is None:
@@ -805,21 +564,11 @@ class OnlineClient:
             else:
                 await self.sit_down(int(numbers[0]) if numbers else None)
             return
-        if kind in ("start", "next_round", "rematch"):
-            if args:
-                self.error(f"{kind} takes nothing after it")
-                return
-            await self.send({"type": kind})
-            return
-        # add_bot N [LEVEL], remove_bot N, kick N
-        if not args or not args[0].isdigit() or (len(args) > (2 if kind == "add_bot" else 1)):
-            usage = "add_bot N [LEVEL]" if kind == "add_bot" else f"{kind} N"
-            self.error(f"type {usage}, with N the seat number")
-            return
-        msg: dict[str, Any] = {"type": kind, "seat": int(args[0])}
-        if kind == "add_bot" and len(args) == 2:
-            msg["level"] = args[1]
-        await self.send(msg)
+        msg = self.command_message(kind, args)
+        if isinstance(msg, str):
+            self.error(msg)
+        else:
+            await self.send(msg)
 
     async def complete(self, action: Action, legal: Sequence[Action]) -> Action | None:
         """Ask for the color and target that ``action`` still needs; None when the person backs out."""
@@ -863,10 +612,6 @@ class OnlineClient:
             if ws is not None:
                 with contextlib.suppress(Exception):
                     await ws.close()
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
 
 
 def run_join(
