@@ -1,11 +1,12 @@
 """The import rule of the whole package, read from the source (ast), not by importing anything.
 
-Layers, lowest first (ARCHITECTURE.md, "Dependencies point one way"):
+Layers, lowest first (docs/explanation/architecture.md, its opening: dependencies point one way):
 
 - the **engine**: every module at the top level of ``unotable/`` but ``cli.py``. It imports only
   the standard library and the engine, and its modules form no import cycle (a lazy import inside
   a function, or one under ``TYPE_CHECKING``, counts: it is a circle all the same).
-- **bots** (``unotable.bots``): the engine, the standard library and third-party packages.
+- **bots** (``unotable.bots``, with ``determinize``, the hidden worlds its search samples): the
+  engine, the standard library and third-party packages.
 - **client** (the protocol client), **tui**, **server**, **env**: the engine and the bots; the
   terminal (``tui``) also uses the protocol client, and the learning environment (``env``) the
   terminal's text renderer (its ``render_mode="ansi"``). None of them imports another otherwise.
@@ -14,7 +15,8 @@ Layers, lowest first (ARCHITECTURE.md, "Dependencies point one way"):
 
 Nothing imports ``unotable.server`` from outside it but the cli's lazy serve entry, and nothing
 imports ``unotable.server.app`` (the routes) but the server's runner.
-A new subpackage must be given its layer here: the test names any it does not know.
+A new subpackage must be given its layer here: the test names any it does not know. The scan
+reads ``unotable/`` only: the experiment harnesses of ``research/`` live outside the package.
 """
 from __future__ import annotations
 

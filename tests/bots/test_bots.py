@@ -157,7 +157,8 @@ def test_the_arena_hands_bots_views_never_the_game(monkeypatch: pytest.MonkeyPat
 
 
 def test_bot_modules_never_import_the_game() -> None:
-    # ARCHITECTURE principle 5: bots get views; only the arena, which drives games, imports Game.
+    # Hidden information is removed by construction (docs/explanation/architecture.md): bots get
+    # views; only the arena, which drives games, imports Game.
     folder = Path(__file__).resolve().parents[2] / "unotable" / "bots"
     for path in folder.glob("*.py"):
         if path.name == "arena.py":

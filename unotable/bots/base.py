@@ -5,9 +5,10 @@ A bot is an :class:`unotable.agent.Agent` (``Bot`` and ``BaseBot`` are its names
 defines ``choose(view, legal, rng) -> Action | None`` and may override the declared hooks
 (``react``, ``observe``, ``rejected``, ``restart``), whose defaults do nothing. It receives the
 seat's :class:`~unotable.views.PlayerView`, the seat's legal actions and a seeded
-:class:`random.Random`, never the :class:`~unotable.game.Game` (ARCHITECTURE principle 5). A bot
-that follows the public record (cards played, draws, reveals) that a view alone does not keep
-overrides ``observe(events)``: the driver feeds it, in order, every event its seat may see.
+:class:`random.Random`, never the :class:`~unotable.game.Game` (hidden information is removed by
+construction, docs/explanation/architecture.md). A bot that follows the public record (cards
+played, draws, reveals) that a view alone does not keep overrides ``observe(events)``: the driver
+feeds it, in order, every event its seat may see.
 
 Out-of-turn actions (calling UNO, catching, jumping in) are offered through ``react`` (by default
 ``choose``); a seat that is not the active seat returns None to let the chance pass. The active
