@@ -17,6 +17,7 @@ from unotable.server.protocol import (
     full_schema,
     parse_client,
     server_schema,
+    to_json,
 )
 from unotable.server.table import Role, TableActor, TableSettings, new_table_doc
 
@@ -229,9 +230,10 @@ def test_malformed_messages_are_coded(text: str, code: ErrorCode) -> None:
     ("preset", "seed"), [("official", 1), ("house", 2), ("no-mercy", 3), ("partners", 4)]
 )
 def test_views_and_events_sent_are_the_engines_own(preset: str, seed: int) -> None:
-    """The actor shares the public part of the views and each event's dict between seats: what it
-    sends every seat (and a spectator) is exactly ``PlayerView.to_dict()`` and ``Event.to_dict()``
-    at every step of whole rounds."""
+    """The actor shares the public part of the views (the engine's ``Game.view_parts``) and each
+    event's dict between seats: what it sends every seat (and a spectator) is exactly
+    ``PlayerView.to_dict()`` and ``Event.to_dict()``, as text byte for byte, at every step of whole
+    rounds."""
     import random
 
     from unotable.server.entries import Dealt, Seated, Started
@@ -252,11 +254,11 @@ def test_views_and_events_sent_are_the_engines_own(preset: str, seed: int) -> No
             role = Role(seat)
             want = game.spectator_view(table).to_dict() if seat is None else game.view(seat, table).to_dict()
             assert actor.view_for(role) == want
-            assert json.loads(actor.view_text_for(role)) == want  # (the text the outbox splices)
+            assert actor.view_text_for(role) == to_json(want)  # (the text the outbox splices)
             since = sent_from[seat]
             events = [e.to_dict() for e in game.events_since(since, seat)]
             assert actor.events_for(role, since) == events
-            assert json.loads(actor.events_text_for(role, since)) == events
+            assert actor.events_text_for(role, since) == to_json(events)
             sent_from[seat] = game.last_seq
         if game.phase.name == "MATCH_OVER":
             break

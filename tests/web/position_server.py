@@ -17,7 +17,7 @@ import os
 import sys
 from typing import Any, ClassVar
 
-import unotable.server.table as table_module
+import unotable.server.table.actor as table_module
 from unotable.game import Game
 from unotable.rules import Ruleset
 from unotable.server.run import main

@@ -1,0 +1,92 @@
+"""The host's commands: start, deal the next round, rematch; remove a player; bots and settings.
+
+Only the connection holding the host token gets here (:mod:`.decide` refuses the others). Seeds
+are drawn here, before the entry is stored, with the salt of their commitment.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from unotable.bots.registry import BOT_NAMES, canonical
+from unotable.server.entries import BotAdded, BotRemoved, Dealt, Left, Rematched, SettingsChanged, Started
+from unotable.server.protocol import (
+    ErrorCode,
+    HostBot,
+    HostKick,
+    HostSettings,
+    HostStart,
+    ProtocolError,
+    SeatKind,
+    TableStatus,
+)
+from unotable.server.table.core import Decision, TableCore
+from unotable.server.table.settings import TableSettings
+from unotable.verify import new_salt
+
+__all__ = ["decide_host"]
+
+
+def decide_host(table: TableCore, msg: HostStart | HostBot | HostKick | HostSettings) -> Decision:
+    if isinstance(msg, HostStart):
+        return _match(table, msg.type)
+    if isinstance(msg, HostKick):
+        if table.seat(msg.seat).kind is not SeatKind.HUMAN:
+            raise ProtocolError(ErrorCode.ILLEGAL, f"seat {msg.seat} holds no player")
+        return Decision(Left(msg.seat))
+    if table.status is not TableStatus.WAITING:
+        raise ProtocolError(ErrorCode.ILLEGAL, f"{msg.type} belongs to the waiting room")
+    if isinstance(msg, HostBot):
+        return _bot(table, msg)
+    return _settings(table, msg)
+
+
+def _match(table: TableCore, kind: str) -> Decision:
+    """``start``, ``next_round`` or ``rematch``."""
+    if kind == "start":
+        if table.status is not TableStatus.WAITING:
+            raise ProtocolError(ErrorCode.ILLEGAL, f"the table is {table.status}, not waiting")
+        filled = [i for i, s in enumerate(table.seats) if s.kind is not SeatKind.EMPTY]
+        if len(filled) < 2:
+            raise ProtocolError(ErrorCode.ILLEGAL, "at least two seats must be filled to start")
+        return Decision(Started(secrets.randbits(63), new_salt()))
+    if kind == "next_round":
+        if table.status is not TableStatus.ROUND_OVER:
+            raise ProtocolError(ErrorCode.ILLEGAL, f"the table is {table.status}: no round to deal")
+        return Decision(Dealt())
+    if table.status is not TableStatus.MATCH_OVER:
+        raise ProtocolError(ErrorCode.ILLEGAL, "a rematch follows a finished match")
+    return Decision(Rematched(secrets.randbits(63), new_salt()))
+
+
+def _bot(table: TableCore, msg: HostBot) -> Decision:
+    """``add_bot`` or ``remove_bot`` (in the waiting room)."""
+    seat = table.seat(msg.seat)
+    if msg.type == "remove_bot":
+        if seat.kind is not SeatKind.BOT:
+            raise ProtocolError(ErrorCode.ILLEGAL, f"seat {msg.seat} holds no bot")
+        return Decision(BotRemoved(msg.seat))
+    if seat.kind is not SeatKind.EMPTY:  # the condition sit refuses, with sit's code
+        raise ProtocolError(ErrorCode.FORBIDDEN, f"seat {msg.seat} is taken")
+    level = canonical(msg.level or table.settings.bot_level)
+    if level not in BOT_NAMES:
+        raise ProtocolError(
+            ErrorCode.INVALID, f"unknown bot level {msg.level!r}; levels: {', '.join(BOT_NAMES)}"
+        )
+    return Decision(BotAdded(msg.seat, level))
+
+
+def _settings(table: TableCore, msg: HostSettings) -> Decision:
+    """New settings (in the waiting room), checked whole; a table shrinks only over empty seats."""
+    changes = {k: v for k, v in msg.model_dump().items() if k != "type" and v is not None}
+    trial = TableSettings.from_dict({**table.settings.to_dict(), **changes})
+    try:
+        trial.check()
+    except ValueError as exc:
+        raise ProtocolError(ErrorCode.INVALID, str(exc)) from None
+    taken = [i for i, s in enumerate(table.seats) if s.kind is not SeatKind.EMPTY and i >= trial.seats]
+    if taken:
+        raise ProtocolError(
+            ErrorCode.ILLEGAL, f"seats {taken} are taken: free them before shrinking the table"
+        )
+    return Decision(SettingsChanged(trial.to_dict()))
