@@ -209,3 +209,10 @@ def test_a_cycle_would_be_found() -> None:
     """The checker itself: a lazy back-import between two engine modules is reported."""
     back = Import("unotable.cards", "unotable.game", 1, top_level=False)
     assert any("unotable.cards" in c and "unotable.game" in c for c in engine_cycles([*IMPORTS, back]))
+
+
+def test_the_package_never_imports_the_harnesses_outside_it() -> None:
+    """research/, benchmarks/ and tests/ stay out of the wheel, so the package may not need them."""
+    outside = {"research", "benchmarks", "tests", "examples"}
+    bad = [f"{i.source}:{i.line} imports {i.target}" for i in IMPORTS if i.target.split(".")[0] in outside]
+    assert not bad, "\n".join(bad)
