@@ -7,7 +7,6 @@ act, draws a card it cannot play; after the human's B3, bot 1 plays G3 and bot 2
 
 from __future__ import annotations
 
-import itertools
 import re
 import time
 from collections.abc import Callable
@@ -64,9 +63,9 @@ def test_bot_actions_are_paced_and_shown_one_at_a_time(term: Callable[..., Any])
     started = time.monotonic()
     timed = bot_lines_timed(t)
     assert len(timed) == 2  # each line was on the screen before the next bot acted
-    gaps = [b - a for (_, a), (_, b) in itertools.pairwise(timed)]
-    assert all(gap >= 0.3 for gap in gaps), gaps
-    assert timed[0][1] - started < 2
+    # bot 1 acted after the play was sent, then paused: bot 2's line came at least the pause after
+    # ``started`` (a bound no slow read can break, as the gap between two reads could)
+    assert timed[1][1] - started >= 0.4, (started, timed)
     t.close()
 
 
@@ -74,9 +73,9 @@ def test_the_default_pace_and_fast(term: Callable[..., Any]) -> None:
     args = [a for a in ARGS if a != "--fast"]
     t = term(*args)  # no flag: the default delay of 0.6 s
     t.expect(r"(?m)^> $")
+    started = time.monotonic()
     timed = bot_lines_timed(t)
-    gaps = [b - a for (_, a), (_, b) in itertools.pairwise(timed)]
-    assert len(gaps) == 1 and all(gap >= 0.5 for gap in gaps), gaps
+    assert len(timed) == 2 and timed[1][1] - started >= 0.6, (started, timed)  # (as above)
     t.close()
     t = term(*ARGS)  # --fast: no pause at all
     t.expect(r"(?m)^> $")
