@@ -1,14 +1,18 @@
-"""The server's imports run one way: run -> app -> hub -> outbox, bus, table, store.
+"""The server's imports run one way: run -> app -> hub -> outbox, ports, table, store; bus -> ports.
 
 Read from the source (the import statements of every module of ``unotable/server``): nothing imports
 app.py but run.py; the hub, the outbox, the table actor and the local bus know no socket library
-(Starlette, uvicorn, websockets) and no Redis; only the Redis bus imports Redis; the table actor
-imports neither the hub nor the store (tests/test_layers.py checks the package's own layers).
+(Starlette, uvicorn, websockets) and no Redis; only the Redis bus imports Redis; the table actor (the
+package ``table/``, every module of it) imports neither the hub nor the store; the hub and the buses
+meet only in ``ports.py`` (the contracts between them): no bus imports the hub, not even for type
+hints (tests/test_layers.py checks the package's own layers, and that the server's modules form no
+import cycle).
 """
 
 from __future__ import annotations
 
 import ast
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -40,6 +44,8 @@ def module_name(path: Path) -> str:
 
 
 MODULES = {module_name(p): imports_of(p) for p in sorted(SERVER.rglob("*.py"))}
+TABLE = sorted(n for n in MODULES if n == "unotable.server.table" or n.startswith("unotable.server.table."))
+BUS = sorted(n for n in MODULES if n == "unotable.server.bus" or n.startswith("unotable.server.bus."))
 
 
 def touches(imported: set[str], *prefixes: str) -> list[str]:
@@ -57,8 +63,8 @@ def test_nothing_imports_app_but_run() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["unotable.server.hub", "unotable.server.outbox", "unotable.server.table", "unotable.server.entries",
-     "unotable.server.bus", "unotable.server.bus.local", "unotable.server.protocol"],
+    ["unotable.server.hub", "unotable.server.outbox", "unotable.server.entries", "unotable.server.ports",
+     "unotable.server.bus", "unotable.server.bus.local", "unotable.server.protocol", *TABLE],
 )
 def test_the_hub_side_knows_no_socket_and_no_redis(name: str) -> None:
     assert not touches(MODULES[name], *SOCKETS, "redis", "unotable.server.app", "unotable.server.bus.redis")
@@ -70,17 +76,34 @@ def test_only_the_redis_bus_imports_redis() -> None:
 
 
 def test_the_table_actor_knows_no_hub_no_bus_no_store() -> None:
-    for name in ("unotable.server.table", "unotable.server.entries"):
-        assert not touches(MODULES[name], "unotable.server.hub", "unotable.server.bus",
-                           "unotable.server.store", "unotable.server.outbox")
+    assert len(TABLE) > 5, "the table actor is a package, a module per concern"
+    for name in [*TABLE, "unotable.server.entries"]:
+        found = touches(MODULES[name], "unotable.server.hub", "unotable.server.bus", "unotable.server.ports",
+                        "unotable.server.store", "unotable.server.outbox")
+        assert not found, f"{name} imports {found}"
 
 
-def test_the_outbox_and_the_buses_do_not_import_the_hub_at_run_time() -> None:
-    """The hub imports them; they name the hub in type hints only (under TYPE_CHECKING)."""
-    for name in ("unotable.server.outbox", "unotable.server.bus", "unotable.server.bus.local",
-                 "unotable.server.bus.redis"):
-        path = ROOT / (name.replace(".", "/") + ("/__init__.py" if name.endswith(".bus") else ".py"))
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        top = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module]
-        assert not [n.module for n in top if n.module == "unotable.server.hub"], name
+def bus_imports_of_the_hub(modules: dict[str, set[str]]) -> list[str]:
+    """The modules of ``bus/`` that import the hub (anywhere in the file: lazily, for typing)."""
+    return [f"{n} imports {touches(modules[n], 'unotable.server.hub')}" for n in BUS
+            if touches(modules[n], "unotable.server.hub")]
 
+
+def test_the_buses_never_import_the_hub() -> None:
+    """The hub and a bus meet in ports.py: the buses implement its Bus and Link, and know the hub
+    only by its TableHub and HubSet."""
+    assert {"unotable.server.bus", "unotable.server.bus.local", "unotable.server.bus.redis"} <= set(BUS)
+    assert not bus_imports_of_the_hub(MODULES)
+    for name in BUS:  # the contracts are taken from the ports
+        assert touches(MODULES[name], "unotable.server.ports"), name
+    for name in ("unotable.server.ports", "unotable.server.outbox"):  # (the hub imports them)
+        assert not touches(MODULES[name], "unotable.server.hub", "unotable.server.bus"), name
+
+
+def test_a_bus_importing_the_hub_would_be_found() -> None:
+    """The check itself: an import of the hub under ``if TYPE_CHECKING:`` in a bus is reported."""
+    typed = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from unotable.server.hub import Hub\n"
+    with tempfile.TemporaryDirectory() as folder:
+        fake = Path(folder) / "local.py"
+        fake.write_text(typed, encoding="utf-8")
+        assert bus_imports_of_the_hub({**MODULES, "unotable.server.bus.local": imports_of(fake)})

@@ -37,11 +37,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from unotable.server import outbox
-from unotable.server.bus import Bus
 from unotable.server.hub import Connect, Disconnect, FromClient, Hub, Hubs, Metrics
 from unotable.server.ids import TABLE_ID
 from unotable.server.options import options
 from unotable.server.outbox import Conn
+from unotable.server.ports import Bus
 from unotable.server.protocol import LIMITS, CloseCode, ErrorCode, ProtocolError, parse_client
 from unotable.server.review import review_routes
 from unotable.server.store import open_store

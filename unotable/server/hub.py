@@ -2,12 +2,13 @@
 
 A :class:`Hub` owns one table's queue. Sockets only enqueue (:class:`Connect`, :class:`FromClient`,
 :class:`Disconnect`); the hub's task takes the commands one at a time, in arrival order (NET-8),
-asks the table actor (:mod:`unotable.server.table`) to decide, has its :class:`~unotable.server.bus.Link`
+asks the table actor (:mod:`unotable.server.table`) to decide, has its :class:`~unotable.server.ports.Link`
 store the entry (durable before anyone is told), applies it, and has the outbox
 (:mod:`unotable.server.outbox`) send every connection its own update. Timers (bots, time-outs,
 deals) are commands the hub makes itself when the actor says something is due.
 
-Where the table lives is the link's business (:mod:`unotable.server.bus`): in one process every
+Where the table lives is the link's business (:mod:`unotable.server.bus`, which knows the hub
+only by the contracts of :mod:`unotable.server.ports`): in one process every
 command is decided here; in a cluster the table's owner decides, and the other nodes' hubs keep a
 replica fed by the committed entries. :class:`Hubs` is a server process's set of hubs, with the
 store, the bus and the metrics.
@@ -32,11 +33,11 @@ from dataclasses import dataclass
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 from unotable.server import outbox
-from unotable.server.bus import Bus, BusSignal, Link, Reply
 from unotable.server.entries import Entry, Left, Rematched, Seated, entry_from_dict
 from unotable.server.ids import new_table_id, new_token
 from unotable.server.mailbox import Mailbox
 from unotable.server.outbox import Conn
+from unotable.server.ports import Bus, BusSignal, Link, Reply
 from unotable.server.protocol import (
     LIMITS,
     Act,
@@ -216,6 +217,10 @@ class Hub:
         outbox.welcome(self.actor, conn, last_seq, time.time())
         await self.link.arrived(conn)
 
+    def signal(self, signal: BusSignal) -> None:
+        """Queue one of the bus's own commands (its link handles it, in order with the clients')."""
+        self.queue.put_nowait(signal)
+
     def take_over(self, seat: int) -> None:
         """Close this process's connections on ``seat`` (a new one holds it now)."""
         for other in [c for c in self.conns if c.role.seat == seat]:
@@ -385,8 +390,8 @@ class Hubs:
         which a restart does not rebuild; in a cluster, one another node owns) is loaded from the
         store on demand."""
         hub = self.hubs.get(table_id)
-        if hub is None:
-            hub = await self.bus.load(self, table_id)
+        if hub is None and await self.bus.load(self, table_id) is not None:
+            hub = self.hubs.get(table_id)  # (the bus served it: Hubs.serve)
         return hub
 
     async def stored_actor(self, table_id: str) -> TableActor | None:

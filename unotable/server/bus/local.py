@@ -14,18 +14,14 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import TYPE_CHECKING
 
 from unotable.server import outbox
-from unotable.server.bus import BusSignal
 from unotable.server.entries import Entry, entry_from_dict
+from unotable.server.outbox import Conn
+from unotable.server.ports import BusSignal, HubSet, TableHub
 from unotable.server.protocol import ClientMsg, ErrorCode
 from unotable.server.store import ConflictError
 from unotable.server.table import Role
-
-if TYPE_CHECKING:
-    from unotable.server.hub import Hub, Hubs
-    from unotable.server.outbox import Conn
 
 __all__ = ["LocalBus", "LocalLink", "LocalReply"]
 
@@ -37,7 +33,7 @@ class LocalReply:
 
     __slots__ = ("conn", "hub")
 
-    def __init__(self, hub: Hub, conn: Conn) -> None:
+    def __init__(self, hub: TableHub, conn: Conn) -> None:
         self.hub = hub
         self.conn = conn
 
@@ -59,7 +55,7 @@ class LocalLink:
 
     owner = True
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: TableHub) -> None:
         self.hub = hub
 
     def timeout(self, due: float | None) -> float | None:
@@ -114,21 +110,21 @@ class LocalBus:
 
     node = "local"
 
-    def link(self, hub: Hub) -> LocalLink:
+    def link(self, hub: TableHub) -> LocalLink:
         return LocalLink(hub)
 
-    async def start(self, hubs: Hubs) -> None:
+    async def start(self, hubs: HubSet) -> None:
         for table_id in await hubs.store.unfinished():
             actor = await hubs.stored_actor(table_id)
             if actor is not None:
                 hubs.serve(actor)
         log.info(json.dumps({"event": "started", "tables_rebuilt": len(hubs.hubs)}))
 
-    async def load(self, hubs: Hubs, table_id: str) -> Hub | None:
+    async def load(self, hubs: HubSet, table_id: str) -> TableHub | None:
         actor = await hubs.stored_actor(table_id)
         return None if actor is None else hubs.serve(actor)
 
-    async def created(self, hub: Hub) -> None:
+    async def created(self, hub: TableHub) -> None:
         pass
 
     async def hand_over(self) -> None:

@@ -49,21 +49,18 @@ import secrets
 import socket
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from unotable.server import outbox
-from unotable.server.bus import BusSignal
 from unotable.server.entries import Entry, entry_from_dict
+from unotable.server.outbox import Conn
+from unotable.server.ports import BusSignal, HubSet, TableHub
 from unotable.server.protocol import ClientMsg, ErrorCode, ProtocolError, parse_client
 from unotable.server.store import ConflictError, FencedError, StoreError
 from unotable.server.table import Role
-
-if TYPE_CHECKING:
-    from unotable.server.hub import Hub, Hubs
-    from unotable.server.outbox import Conn
 
 __all__ = ["RedisBus", "RedisLink"]
 
@@ -206,7 +203,7 @@ class RedisReply:
 class RedisLink:
     """A table on one node: its read replica and local connections, and its writer while owned."""
 
-    def __init__(self, hub: Hub, bus: RedisBus) -> None:
+    def __init__(self, hub: TableHub, bus: RedisBus) -> None:
         self.hub = hub
         self.bus = bus
         self.fence: int | None = None  # the fencing token while this node owns the table
@@ -530,27 +527,27 @@ class RedisBus:
         self.redis: Any = aioredis.Redis.from_url(url, decode_responses=True)
         self.blocking: Any = aioredis.Redis.from_url(url, decode_responses=True)
         self.ttl_ms = max(300, int(lease_ttl * 1000))
-        self.hubs: Hubs | None = None
+        self.hubs: HubSet | None = None
         self.links: dict[str, RedisLink] = {}
         self.conns: dict[int, Conn] = {}
         self.reading: dict[str, list[str]] = {}  # owned table -> [the last stream id read]
-        self.loading: dict[str, asyncio.Future[Hub | None]] = {}
+        self.loading: dict[str, asyncio.Future[TableHub | None]] = {}
         self.subscribing: dict[str, asyncio.Future[None]] = {}
         self.tasks: list[asyncio.Task[None]] = []
         self.fenced = 0
         self.wake_key = f"ut:node:{self.node}:wake"
 
-    def link(self, hub: Hub) -> RedisLink:
+    def link(self, hub: TableHub) -> RedisLink:
         link = RedisLink(hub, self)
         self.links[hub.table_id] = link
         return link
 
-    def _hub(self, table_id: str) -> Hub | None:
+    def _hub(self, table_id: str) -> TableHub | None:
         return None if self.hubs is None else self.hubs.hubs.get(table_id)
 
     # -- lifecycle -----------------------------------------------------------------------------
 
-    async def start(self, hubs: Hubs) -> None:
+    async def start(self, hubs: HubSet) -> None:
         self.hubs = hubs
         for coro in (self._subscriber(), self._leases(), self._reader(), self._heartbeat()):
             self.tasks.append(asyncio.create_task(coro))
@@ -578,7 +575,7 @@ class RedisBus:
             with contextlib.suppress(Exception):
                 await client.aclose()
 
-    async def load(self, hubs: Hubs, table_id: str) -> Hub | None:
+    async def load(self, hubs: HubSet, table_id: str) -> TableHub | None:
         hub = hubs.hubs.get(table_id)
         if hub is not None:
             return hub
@@ -595,7 +592,7 @@ class RedisBus:
                 del self.loading[table_id]
         return await asyncio.shield(pending)
 
-    async def _load(self, hubs: Hubs, table_id: str) -> Hub | None:
+    async def _load(self, hubs: HubSet, table_id: str) -> TableHub | None:
         # subscribed first, loaded after: what is published from now on arrives, what was committed
         # before is in the load (a replica applies each seq once, in order)
         subscribed = asyncio.get_running_loop().create_future()
@@ -614,7 +611,7 @@ class RedisBus:
             await self._try_acquire([self.links[table_id]])
         return hub
 
-    async def created(self, hub: Hub) -> None:
+    async def created(self, hub: TableHub) -> None:
         await self._try_acquire([self.links[hub.table_id]])
 
     # -- Redis -------------------------------------------------------------------------------------
@@ -660,7 +657,7 @@ class RedisBus:
                 r.claiming = False
                 await self.release(table_id)
                 continue
-            r.hub.queue.put_nowait(Own(fence))
+            r.hub.signal(Own(fence))
 
     async def _leases(self) -> None:
         """Every ttl/3: renew the leases held, try those of watched tables nobody holds, and now and
@@ -680,7 +677,7 @@ class RedisBus:
                     results = await pipe.execute()
                     for r, ok in zip(held, results, strict=True):
                         if not ok and r.fence is not None:
-                            r.hub.queue.put_nowait(Lost("lease lost"))
+                            r.hub.signal(Lost("lease lost"))
                 pipe = self.redis.pipeline(transaction=False)
                 pipe.set(alive_key(self.node), "1", px=self.ttl_ms)
                 await pipe.execute()
@@ -692,7 +689,7 @@ class RedisBus:
             except (RedisError, OSError, StoreError) as exc:
                 if time.monotonic() - last_ok > period * 2:  # the lease may have run out
                     for r in held:
-                        r.hub.queue.put_nowait(Lost(f"redis: {exc}"))
+                        r.hub.signal(Lost(f"redis: {exc}"))
 
     async def _orphans(self, links: list[RedisLink]) -> list[RedisLink]:
         """The tables this node serves whose owner is unknown or gone: a node's liveness key
@@ -751,7 +748,7 @@ class RedisBus:
                     continue
                 for stream_id, fields in messages:
                     mark[0] = stream_id
-                    hub.queue.put_nowait(Forwarded(stream_id, fields))
+                    hub.signal(Forwarded(stream_id, fields))
 
     async def _subscriber(self) -> None:
         """One pub/sub connection: this node's reply channel and the channel of each table it
@@ -779,7 +776,7 @@ class RedisBus:
                             else:  # entries published before the subscription: from the log
                                 hub = self._hub(t)
                                 if hub is not None:
-                                    hub.queue.put_nowait(CatchUp())
+                                    hub.signal(CatchUp())
                     gone = subscribed - wanted
                     if gone:
                         await pubsub.unsubscribe(*(out_key(t) for t in gone))
@@ -799,11 +796,11 @@ class RedisBus:
         if channel == node_channel(self.node):
             hub = self._hub(payload["t"])
             if hub is not None:
-                hub.queue.put_nowait(Replied(payload["c"], payload["m"]))
+                hub.signal(Replied(payload["c"], payload["m"]))
             return
         hub = self._hub(_table_of(channel))
         if hub is not None:
-            hub.queue.put_nowait(Published(payload))
+            hub.signal(Published(payload))
 
     async def _heartbeat(self) -> None:
         """This node's presence, to each owner, every few seconds (an owner forgets a silent node)."""
@@ -811,4 +808,4 @@ class RedisBus:
             await asyncio.sleep(PRESENCE_EVERY_S)
             for link in list(self.links.values()):
                 if link.hub.conns and link.fence is None:
-                    link.hub.queue.put_nowait(PresenceTick())
+                    link.hub.signal(PresenceTick())
