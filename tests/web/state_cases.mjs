@@ -40,7 +40,11 @@ export function run(S) {
   s = S.reduce(s, { type: "update", view: view({ seq: 7, active: 1, legal: [] }), events: [caught, drewCatch] });
   check("choice forgotten", s.selected, null);
   check("banners: the catch once, about me", s.moments.banners.map((b) => [b.e.type, b.mine]), [["caught", true]]);
-  check("sounds", s.moments.sounds, ["catch"]);
+  check("sounds: a penalty to me", s.moments.sounds, ["penalty", "penalty"]);
+  // someone else's catch and a play by anyone: the "all" setting's sounds, not the default's
+  check("others' catch", S.momentsOf([{ type: "caught", catcher: 0, target: 2, penalty: 2 }, { type: "card_played", seat: 1, card: "R2" }], 0).sounds, ["catch", "play"]);
+  check("a penalty to me", S.momentsOf([{ type: "drew", seat: 0, count: 2, reason: "penalty" }, { type: "drew", seat: 0, count: 1, reason: "draw" }], 0).sounds, ["penalty"]);
+  check("a spectator's penalty sound", S.momentsOf([{ type: "drew", seat: 0, count: 2, reason: "penalty" }], null).sounds, []);
   check("not my turn", s.moments.yourTurn, false);
   // the turn comes back: one signal
   s = S.reduce(s, { type: "update", view: view({ seq: 8, active: 0 }), events: [{ type: "passed", seat: 2, seq: 8 }] });

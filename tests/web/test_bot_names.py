@@ -54,11 +54,13 @@ def test_bot_names_in_every_language(server: str, browser: Any) -> None:
         chips = page.eval_on_selector_all(".seats .seat .seat-name", TEXTS)
         assert len(chips) == 3 and all(c.startswith(word) for c in chips), (lang, chips)
         if lang == "en":
-            assert chips == ["Bot 0", "Bot 1", "Bot 2"], chips
+            # seats count from 1 on the page (the server and the record count from 0): "Bot 1" sits in
+            # seat 1, the first (issue 36)
+            assert chips == ["Bot 1", "Bot 2", "Bot 3"], chips
         else:
             assert not any("Bot" in c for c in chips), (lang, chips)
             # the same seat numbers, in the language's digits
-            digits = page.evaluate("[0, 1, 2].map((n) => new Intl.NumberFormat(document.documentElement.lang)"
+            digits = page.evaluate("[1, 2, 3].map((n) => new Intl.NumberFormat(document.documentElement.lang)"
                                    ".format(n))")
             assert [c[-1] for c in chips] == digits, (lang, chips, digits)
     close_all(pages, errors)

@@ -534,7 +534,7 @@ Object.defineProperty(document, 'hidden', { get: () => Boolean(window.__hidden) 
 """
 
 
-def test_mute_is_remembered_and_the_turn_signals_fire(server: str, browser: Any) -> None:
+def test_the_sound_setting_is_remembered_and_the_turn_signals_fire(server: str, browser: Any) -> None:
     errors: list[str] = []
     doc = create(server, 2, 1, bot_pause=0.2)
     page = host_page(browser, server, doc, "en-US", PHONE, errors, init=SIGNALS)
@@ -544,12 +544,11 @@ def test_mute_is_remembered_and_the_turn_signals_fire(server: str, browser: Any)
     page.wait_for_function("window.__vibrations.length > 0 && window.__notes.length > 0", timeout=10000)
     assert page.title().startswith("●")
     assert "turn" in page.evaluate("window.unotable.sounds")
-    assert page.get_attribute("#sound-toggle", "aria-pressed") == "true"
-    page.click("#sound-toggle")
-    assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
+    assert page.input_value("#sound-mode") == "mine"  # the sounds that matter to you (issue 36)
+    page.select_option("#sound-mode", "off")
     page.reload()
-    page.wait_for_selector("#sound-toggle")
-    assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"  # remembered
+    page.wait_for_selector("#sound-mode")
+    assert page.input_value("#sound-mode") == "off"  # remembered
     close_all([page], errors)
 
 

@@ -78,7 +78,7 @@ export function houseSwitches(prefix) {
     element.append(
       h(
         "label",
-        { class: "toggle", for: id, title: t("create.rule_ids", { ids: tg.ids }) },
+        { class: "toggle", for: id },
         box,
         h("span", { class: "toggle-text" },
           h("strong", {}, t(`opt.${tg.opt}`), " ",
@@ -86,8 +86,8 @@ export function houseSwitches(prefix) {
               href: `/rules#opt-${tg.opt}`, class: "rule-link", target: "_blank", rel: "noopener",
               "aria-label": t("rules.about", { name: t(`opt.${tg.opt}`) }), text: "?",
             })),
-          h("span", { class: "hint", text: t(`opt.${tg.opt}.desc`) }),
-          h("span", { class: "rule-ids", text: tg.ids, dir: "ltr" })),
+          // (the rule IDs are on the rules page, beside each rule's section: "?" opens it)
+          h("span", { class: "hint", text: t(`opt.${tg.opt}.desc`) })),
       ),
     );
   }

@@ -58,13 +58,28 @@ function withEvents(log, events) {
   return next.length > LOG_MAX ? next.slice(next.length - LOG_MAX) : next;
 }
 
-/** The banners and sounds that a batch of events makes for seat `me` (null: a spectator). */
+/** Whether an event costs seat `me` cards (a penalty to you: a sound of the default setting). */
+export function penalizes(e, me) {
+  if (me === null || me === undefined) return false;
+  if (e.type === "drew") return e.seat === me && e.reason !== "draw";
+  if (e.type === "caught") return e.target === me;
+  if (e.type === "false_catch") return e.catcher === me;
+  if (e.type === "false_uno") return e.seat === me;
+  return false;
+}
+
+/**
+ * The banners and sounds that a batch of events makes for seat `me` (null: a spectator). Sounds
+ * by name (sound.js): "play" and "catch" are everyone's (heard under the "all" setting only);
+ * "penalty" (a penalty to you), "uno", "round" and "turn" are heard by default.
+ */
 export function momentsOf(events, me) {
   const m = noMoments();
   for (const e of events) {
     if (e.type === "card_played") m.sounds.push(e.uno ? "uno" : "play");
     if (e.type === "uno_called") m.sounds.push("uno");
-    if (e.type === "caught" || e.type === "false_catch") m.sounds.push("catch");
+    if (penalizes(e, me)) m.sounds.push("penalty");
+    else if (e.type === "caught" || e.type === "false_catch") m.sounds.push("catch");
     if (e.type === "round_ended" || e.type === "match_ended") m.sounds.push("round");
     if (!BANNER_EVENTS.has(e.type)) continue;
     if (e.type === "drew" && (e.reason === "draw" || TOLD_BY_CAUSE.has(e.reason))) continue;

@@ -10,14 +10,15 @@ import { isRtl, t } from "./i18n.js";
 import { play as playSound, yourTurnSignals } from "./sound.js";
 import { initialState, legalOf, myTurn, onAutopilot, playsOf, REACTIONS, reduce } from "./state.js";
 import { renderControls } from "./view_controls.js";
-import { renderHand } from "./view_hand.js";
-import { renderSide } from "./view_side.js";
-import { placeSeats, renderRing, renderSummary } from "./view_table.js";
+import { markHandMore, renderHand } from "./view_hand.js";
+import { renderSide, renderSoundSetting } from "./view_side.js";
+import { penaltyPill, placeSeats, renderRing, renderSummary } from "./view_table.js";
 import { errorLine, renderWaiting, rulesChip } from "./view_waiting.js";
 import { describe, nameOf } from "./words.js";
 
 const BANNER_MS = 3500;
 const BANNERS_AT_ONCE = 3;
+const BANNERS_AT_ONCE_SHORT = 2; // a phone on its side (under 500 px high): two at most
 const BUBBLE_MS = 3000;
 
 export class TablePage {
@@ -35,7 +36,10 @@ export class TablePage {
     this.ticker = setInterval(() => this.tick(), 500);
     document.addEventListener("keydown", (ev) => this.onKey(ev));
     document.addEventListener("visibilitychange", () => this.title());
-    window.addEventListener("resize", () => placeSeats(this.root));
+    window.addEventListener("resize", () => {
+      placeSeats(this.root);
+      markHandMore(this.root);
+    });
   }
 
   // the state, as the tests and the terminal-minded read it
@@ -70,7 +74,6 @@ export class TablePage {
       const lines = (msg.events || []).map((e) => describe(this.state, e)).filter(Boolean);
       if (typeof msg.timed_out === "number") lines.unshift(t("ev.timed_out", { name: nameOf(this.state, msg.timed_out) }));
       if (lines.length) this.announce(lines.slice(-4).join(" "));
-      for (const b of m.banners) this.banner(b);
     }
     if (msg.type === "chat") this.announce(t("chat.said", { name: msg.name, text: msg.text }));
     if (msg.type === "error") this.announce(this.error);
@@ -81,6 +84,21 @@ export class TablePage {
       if (msg.type === "update") this.announce(t("table.your_turn"));
     }
     this.render();
+    // after the render: the banners start under the turn bar this update may have brought
+    if (msg.type === "update") for (const b of m.banners) this.banner(b);
+    if (m.yourTurn && msg.type === "update") this.bringBackTheHand();
+  }
+
+  /**
+   * Your turn while a phone shows the chat or the log (the hand wholly off the screen) and nobody
+   * is typing: the hand comes back into view.
+   */
+  bringBackTheHand() {
+    const typing = document.activeElement?.matches?.("input, textarea, select");
+    const wrap = this.root.querySelector(".hand-wrap");
+    if (typing || !wrap) return;
+    const r = wrap.getBoundingClientRect();
+    if (r.bottom < 0 || r.top > innerHeight) wrap.scrollIntoView({ block: "nearest" });
   }
 
   dispatch(msg) {
@@ -147,9 +165,11 @@ export class TablePage {
     const layer = document.getElementById("banners");
     const text = given ?? describe(this.state, e);
     if (!layer || !text) return;
+    placeBanners(layer);
     const el = h("p", { class: `banner ev-${e.type}${mine ? " mine" : ""}`, "data-event": e.type, text });
     layer.append(el);
-    while (layer.childNodes.length > BANNERS_AT_ONCE) layer.removeChild(layer.firstChild);
+    const most = innerHeight < 500 ? BANNERS_AT_ONCE_SHORT : BANNERS_AT_ONCE;
+    while (layer.childNodes.length > most) layer.removeChild(layer.firstChild);
     setTimeout(() => el.remove(), BANNER_MS);
   }
 
@@ -268,9 +288,15 @@ export class TablePage {
     // what the reader opened or closed stays so across renders
     const opened = new Map([...this.root.querySelectorAll("details")].map((d, i) => [d.dataset.key || d.id || d.className || i, d.open]));
     const firstTable = !this.root.querySelector(".play");
+    const hadSummary = Boolean(this.root.querySelector("#summary"));
     const handScroll = this.root.querySelector(".hand")?.scrollLeft ?? 0; // a long hand's swipe stays
     clear(this.root);
     this.title();
+    if (this.soundLang !== document.documentElement.lang) {
+      // the sound setting in the top bar (drawn again only for a new language: an open picker stays)
+      this.soundLang = document.documentElement.lang;
+      renderSoundSetting(document.getElementById("sound-slot"));
+    }
     if (this.connState === "taken_over") {
       this.root.append(h("section", { class: "panel", role: "alert" },
         h("p", { text: t("conn.taken_over_long") }),
@@ -289,6 +315,9 @@ export class TablePage {
     placeSeats(this.root);
     const hand = this.root.querySelector(".hand");
     if (hand && handScroll) hand.scrollLeft = handScroll;
+    markHandMore(this.root);
+    const layer = document.getElementById("banners");
+    if (layer?.childNodes.length) placeBanners(layer); // a turn bar that came in moves them down
     this.tick();
     this.animate(this.moves || []);
     this.moves = [];
@@ -298,6 +327,8 @@ export class TablePage {
     }
     // the table appears at the top of the page, whatever was scrolled in the waiting room
     if (firstTable && status !== "waiting") window.scrollTo(0, 0);
+    // a round's summary opens with its "Ready" and countdown in view
+    if (!hadSummary && !firstTable) this.root.querySelector("#wait-ready")?.scrollIntoView({ block: "nearest" });
     const again = focusKey ? this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) : null;
     if (again) again.focus({ preventScroll: true });
     else if (inHand) this.root.querySelector(".hand .card[tabindex='0']")?.focus({ preventScroll: true });
@@ -306,7 +337,8 @@ export class TablePage {
   renderPlay() {
     const state = this.state;
     const v = state.view;
-    const wrap = h("section", { class: "play", "aria-label": t("table.label") });
+    const wrap = h("section", { class: "play", "aria-labelledby": "table-title" },
+      h("h1", { class: "sr-only", id: "table-title", text: t("table.label") }));
     if (!v) {
       wrap.append(h("p", { text: t("conn.connecting") }));
       return wrap;
@@ -328,6 +360,8 @@ export class TablePage {
     const stage = h("div", { class: "stage" }, renderRing(this, v, legal));
     const below = h("div", { class: "below" });
     if (state.table.status === "round_over" || state.table.status === "match_over") below.append(renderSummary(this, v));
+    // a penalty waiting is said above the controls that answer it (in the ring's middle it covered "you")
+    if (v.pending_penalty > 0 && v.phase !== "round_over" && v.phase !== "match_over") below.append(penaltyPill(this, v));
     below.append(renderControls(this, v, legal));
     if (me !== null && me !== undefined && v.hand) below.append(renderHand(this, v, legal));
     else below.append(h("p", { class: "watching", text: t("table.watching") }));
@@ -381,4 +415,20 @@ export class TablePage {
       else if (e.type === "drew" && e.count > 0) fly(cardBack, pile, seatBox(e.seat));
     }
   }
+}
+
+/**
+ * The banners start under what must stay readable at the top of the screen: the top bar, the
+ * rules chips and the turn bar (or the autopilot notice), where they show; nothing when the page
+ * is scrolled past them.
+ */
+function placeBanners(layer) {
+  let top = 0;
+  for (const sel of [".topbar", ".play-head", "#your-turn", "#autopilot"]) {
+    const el = document.querySelector(sel);
+    if (!el) continue;
+    const r = el.getBoundingClientRect();
+    if (r.height > 0 && r.bottom > 0 && r.top < innerHeight * 0.4) top = Math.max(top, r.bottom);
+  }
+  layer.style.setProperty("--banner-top", `${Math.round(top + 4)}px`);
 }

@@ -3,10 +3,11 @@
 // scrolls sideways inside the fan), sorted by color, playable cards raised.
 // Tap a card to choose it, tap it again (or drag it up) to play it; a keyboard plays the focused
 // card with Enter (and U plays it with the UNO call). Every card stays a button with its name.
+// When the fan scrolls, each side where cards sit beyond it fades and says how many ("+3 ›").
 
 import { cardElement, cardName, sortKey } from "./cards.js";
 import { h } from "./dom.js";
-import { currentLang, t } from "./i18n.js";
+import { currentLang, num, t } from "./i18n.js";
 import { leavesOne } from "./state.js";
 import { nameOf } from "./words.js";
 
@@ -98,4 +99,49 @@ function wireCard(page, el, code, key) {
       page.playCard(code, true);
     }
   });
+}
+
+/**
+ * The cards beyond the fan's edges (a hand longer than the width holds): each such side fades and
+ * shows a count ("‹ 2", "3 ›"), kept up to date as the fan is swiped. Physical sides: the count
+ * stands where the cards are, in every language. The counts take no pointer and are not read out
+ * (the hand's label says how many cards it holds).
+ */
+export function markHandMore(root) {
+  const wrap = root.querySelector(".hand-wrap");
+  const hand = wrap?.querySelector(".hand");
+  if (!hand) return;
+  const pills = { left: wrap.querySelector(".more-left"), right: wrap.querySelector(".more-right") };
+  for (const side of ["left", "right"]) {
+    if (!pills[side]) {
+      pills[side] = h("span", { class: `more more-${side}`, "aria-hidden": "true", hidden: true });
+      wrap.append(pills[side]);
+    }
+  }
+  const update = () => {
+    const box = hand.getBoundingClientRect();
+    let left = 0;
+    let right = 0;
+    for (const card of hand.querySelectorAll(".card")) {
+      const r = card.getBoundingClientRect();
+      if (r.left < box.left - 2) left++;
+      else if (r.right > box.right + 2) right++;
+    }
+    const top = `${hand.offsetTop + hand.offsetHeight / 2 + 8}px`;
+    for (const [side, n] of [["left", left], ["right", right]]) {
+      const pill = pills[side];
+      pill.hidden = n === 0;
+      pill.textContent = side === "left" ? `‹ ${num(n)}` : `${num(n)} ›`;
+      pill.style.top = top;
+    }
+    hand.classList.toggle("more-at-left", left > 0);
+    hand.classList.toggle("more-at-right", right > 0);
+    wrap.dataset.moreLeft = String(left);
+    wrap.dataset.moreRight = String(right);
+  };
+  if (!hand.dataset.moreWired) {
+    hand.dataset.moreWired = "1";
+    hand.addEventListener("scroll", update, { passive: true });
+  }
+  update();
 }

@@ -1,11 +1,12 @@
 // Beside (or under) the table: what happened (the log), the chat, the private link that moves a
-// seat to another device, the sound and notification switches, the spectators.
+// seat to another device, the notification switch, the spectators; and the sound setting, which
+// sits in the top bar, where a phone shows it (at the bottom of the page nobody found it).
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { shareBox } from "./landing.js";
 import { store } from "./net.js";
-import { askNotifications, canAskNotifications, muted, setMuted } from "./sound.js";
+import { askNotifications, canAskNotifications, setSoundMode, SOUND_MODES, soundMode } from "./sound.js";
 import { describe } from "./words.js";
 
 export function renderSide(page) {
@@ -13,12 +14,13 @@ export function renderSide(page) {
   const you = state.you;
   const seated = you.seat !== null && you.seat !== undefined;
   const side = h("aside", { class: "side" });
-  const log = h("ol", { class: "log", id: "log", "aria-label": t("log.label") });
+  // each scrollable list is a stop of the tab order (a keyboard scrolls it), with its name
+  const log = h("ol", { class: "log", id: "log", "aria-label": t("log.label"), tabindex: 0 });
   for (const line of state.log.slice(-60)) {
     const text = describe(state, line.e);
     if (text) log.append(h("li", { text }));
   }
-  const chatList = h("ol", { class: "chat-list", id: "chat-list" });
+  const chatList = h("ol", { class: "chat-list", id: "chat-list", "aria-label": t("chat.title"), tabindex: 0 });
   for (const c of state.chat.slice(-50)) chatList.append(h("li", {}, h("strong", { text: `${c.name}: ` }), h("bdi", { text: c.text })));
   const input = h("input", { type: "text", id: "chat-input", "data-key": "chat-input", maxlength: 200, "aria-label": t("chat.placeholder"), placeholder: t("chat.placeholder"), autocomplete: "off" });
   input.value = page.drafts.chat || "";
@@ -32,6 +34,11 @@ export function renderSide(page) {
     page.send({ type: "chat", text });
     input.value = "";
     page.drafts.chat = "";
+    // a phone (the table above the chat, one column): the keyboard goes and the table comes back
+    if (matchMedia("(max-width: 899px)").matches) {
+      input.blur();
+      page.root.querySelector(".play, .waiting")?.scrollIntoView({ block: "start" });
+    }
   });
   const token = store.get(page.tableId, "seat");
   const hostToken = store.get(page.tableId, "host");
@@ -46,12 +53,6 @@ export function renderSide(page) {
       h("p", { class: "hint", text: t("move.hint") }),
       shareBox(link, { compact: true, id: "move" }));
   }
-  const quiet = muted();
-  const sound = h("button", {
-    type: "button", id: "sound-toggle", class: "sound-toggle", "data-key": "sound-toggle", "aria-pressed": quiet ? "false" : "true",
-    text: t(quiet ? "sound.off" : "sound.on"),
-    onclick: () => { setMuted(!muted()); page.render(); },
-  });
   const notify = seated && canAskNotifications()
     ? h("button", { type: "button", id: "notify", "data-key": "notify", text: t("sound.notify"), onclick: () => askNotifications().then(() => page.render()) })
     : null;
@@ -59,7 +60,7 @@ export function renderSide(page) {
   side.append(...[
     h("details", { class: "log-box", open: true }, h("summary", { text: t("log.title") }), log),
     h("details", { class: "chat-box", open: true }, h("summary", { text: t("chat.title") }), chatList, canChat ? form : h("p", { class: "hint", text: t("chat.spectator") })),
-    h("div", { class: "signals row" }, sound, notify),
+    notify ? h("div", { class: "signals row" }, notify) : null,
     h("p", { class: "hint", text: t("table.spectators", { n: state.table.spectators }) }),
     move].filter(Boolean));
   queueMicrotask(() => {
@@ -67,4 +68,18 @@ export function renderSide(page) {
     chatList.scrollTop = chatList.scrollHeight;
   });
   return side;
+}
+
+/**
+ * The sound setting, in the top bar: the sounds that matter to you (the default), all of them, or
+ * none. A select: a phone opens its own picker, a screen reader reads its name and value.
+ */
+export function renderSoundSetting(slot) {
+  if (!slot) return;
+  const select = h("select", { id: "sound-mode", "data-key": "sound-mode", title: t("sound.hint") },
+    SOUND_MODES.map((m) => h("option", { value: m, text: t(`sound.${m}`) })));
+  select.value = soundMode();
+  select.addEventListener("change", () => setSoundMode(select.value));
+  slot.replaceChildren(h("label", { class: "sound-setting" }, h("span", { class: "sr-only", text: t("sound.label") }), select));
+  slot.hidden = false;
 }

@@ -114,11 +114,13 @@ function renderCenter(page, v, legal) {
     h("span", { class: "direction", id: "direction", title: dirText, "data-dir": cw ? "cw" : "ccw" },
       h("span", { class: "arrow", "aria-hidden": "true", text: cw ? "↻" : "↺" }), h("span", { class: "dir-text", text: dirText })),
     next !== null ? h("span", { class: "next-player", id: "next-player", text: t("table.next", { name: next === state.you.seat ? t("seat.you") : nameOf(state, next) }) }) : null);
-  const banners = [];
-  if (v.pending_penalty > 0) {
-    banners.push(h("p", { class: "penalty", id: "penalty", role: "status" }, t("table.pending", { n: v.pending_penalty, name: nameOf(state, v.active) })));
-  }
-  return h("div", { class: "center" }, h("div", { class: "piles" }, pile, discard), info, banners);
+  return h("div", { class: "center" }, h("div", { class: "piles" }, pile, discard), info);
+}
+
+/** The penalty waiting ("+2 pending against Dara"), above the controls that answer it. */
+export function penaltyPill(page, v) {
+  return h("p", { class: "penalty", id: "penalty", role: "status" },
+    t("table.pending", { n: v.pending_penalty, name: nameOf(page.state, v.active) }));
 }
 
 /** The round's (or the match's) summary: who won, each seat's hand points and total. */
@@ -128,6 +130,9 @@ export function renderSummary(page, v) {
   const box = h("section", { class: "summary panel", id: "summary", "aria-labelledby": "summary-title" });
   const over = state.table.status === "match_over";
   box.append(h("h2", { id: "summary-title", text: over ? t("sum.match_over") : t("sum.round_over", { n: last ? last.round_no : v.round_no }) }));
+  // first, before the standings: "Ready", the countdown and who is ready (below the table they
+  // were under the fold on every screen, and the next round was dealt before anyone scrolled)
+  if (!over) box.append(renderWaitForReady(page));
   if (last) {
     box.append(h("p", { class: "lead", text: last.winner === null ? t("ev.round_blocked") : t("ev.round_won", { name: nameOf(state, last.winner), n: last.points }) }));
   }
@@ -147,7 +152,7 @@ export function renderSummary(page, v) {
     if (state.table.deal) box.append(renderVerify(page));
     const review = renderReview(page);
     if (review) box.append(review);
-  } else box.append(renderWaitForReady(page));
+  }
   return box;
 }
 
@@ -175,9 +180,9 @@ function renderWaitForReady(page) {
   const seated = me !== null && me !== undefined;
   const names = [...ready].map((s) => nameOf(state, s));
   return h("div", { class: "wait-ready", id: "wait-ready" },
-    typeof table.next_round_in === "number" ? h("p", { class: "countdown", id: "next-round-in", role: "timer", "aria-live": "off" }) : null,
-    h("p", { class: "hint", id: "ready-list", text: names.length ? t("sum.ready_list", { names: namesList(state, [...ready]) }) : t("sum.nobody_ready") }),
     seated && !ready.has(me)
       ? h("button", { type: "button", class: "primary big", id: "ready", "data-key": "ready", text: t("sum.ready"), onclick: () => page.send({ type: "ready" }) })
-      : seated ? h("p", { class: "hint", id: "you-ready", text: t("sum.you_ready") }) : null);
+      : seated ? h("p", { class: "hint", id: "you-ready", text: t("sum.you_ready") }) : null,
+    typeof table.next_round_in === "number" ? h("p", { class: "countdown", id: "next-round-in", role: "timer", "aria-live": "off" }) : null,
+    h("p", { class: "hint", id: "ready-list", text: names.length ? t("sum.ready_list", { names: namesList(state, [...ready]) }) : t("sum.nobody_ready") }));
 }

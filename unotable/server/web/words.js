@@ -6,13 +6,15 @@ import { currentLang, t } from "./i18n.js";
 /**
  * The names of the seats: the match's, else the table's, else "Seat N". A bot's name that the
  * server gave it ("Bot N", N its seat's number from 0, as in the record) is said in the page's
- * language; a name someone chose is kept as it is.
+ * language with the seat's number as people count it, from 1 ("Bot 4" sits in seat 4); a name
+ * someone chose is kept as it is.
  */
 export function seatNames(state) {
   const seats = state.table?.seats || [];
   const names = state.static?.names || seats.map((s) => s.name);
   return names.map((name, i) => {
-    if (seats[i]?.kind === "bot" && (!name || name === `Bot ${i}`)) return t("seat.bot_name", { n: i });
+    // the server counts from 0 (as the record does); people count seats from 1
+    if (seats[i]?.kind === "bot" && (!name || name === `Bot ${i}`)) return t("seat.bot_name", { n: i + 1 });
     return name || t("seat.label", { n: i + 1 });
   });
 }
@@ -30,7 +32,7 @@ export function describe(state, e) {
     case "timed_out": // not an engine event: the server's word that it moved for the seat
       return t("ev.timed_out", { name: n(e.seat) });
     case "dealer_chosen":
-      return t("ev.dealer", { name: n(e.dealer) });
+      return ""; // the round's start says who deals: once is enough
     case "round_started":
       return t("ev.round_started", { n: e.round_no, name: n(e.dealer) });
     case "hand_dealt":
