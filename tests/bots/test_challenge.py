@@ -207,7 +207,8 @@ def _ismcts_at(
 ) -> tuple[Game, IsmctsBot]:
     """An ismcts bot at seat 0 of ``position``, fed the events of ``moves`` as the arena feeds them."""
     game = Game.from_position({"fill": "draw", **position})
-    bot = IsmctsBot(iterations=40, **options)
+    bot = IsmctsBot(**{"iterations": 40, "engine": "python", **options})  # the search inside the core:
+    # tests/native/test_search.py
     view = game.view(0)
     bot.tracker.sync(view)
     bot._heuristic.drawn.sync(view)

@@ -55,6 +55,18 @@ or No Mercy round is three or four times longer than a classic one; the work cap
 believe that seats draw only when stuck (see :class:`~unotable.bots.determinize.Tracker`); it is off
 by default.
 
+**The search inside the core.** Where the compiled core is installed (``unotable_native``),
+``engine="auto"`` (the default) searches inside it instead (:mod:`unotable.bots.native_search`,
+``native/src/search.hpp``): the same root candidates, prior and paired comparison, but the worlds
+are dealt, and every candidate played to the end of the round by native policies (``playout`` for
+the seat itself, ``opponents`` for the others: ``fast``, the fast model of the heuristic that the
+Python search plays, ported, by default; ``rule-v1``, ``random-stuck`` and ``random`` are the
+core's bots), in one call per decision;
+``iterations`` then counts those playouts (:data:`NATIVE_ITERATIONS` by default) and ``ms`` caps the
+call's wall-clock time. ``weights="bounds"`` deals the other hands by MixBot2's public card counting,
+``"hands"`` by the hand model. ``engine="python"`` keeps the Python search, which is also what runs
+where the core is not installed; ``engine="native"`` raises then.
+
 Why each default is what it is (the budget, the hand model, ``prior_z``, ``horizon``,
 ``reckless``, ``beliefs`` off), with the measurements and their commands: docs/bots.md, and the
 dated logs of docs/research/.
@@ -77,11 +89,12 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from unotable.actions import CALL_UNO, CATCH, Action, CallUno, Catch, Challenge, Play
-from unotable.bots import policy
+from unotable.bots import native_search, policy
 from unotable.bots.base import BaseBot, best_uno, goes_out, is_turn
 from unotable.bots.determinize import Determinizer, Tracker, Weigh
 from unotable.bots.handmodel import HandModel
 from unotable.bots.heuristic import HeuristicBot
+from unotable.bots.mixbot2 import Bounds
 from unotable.cards import (
     ID_COLOR,
     ID_DRAW_VALUE,
@@ -101,6 +114,8 @@ from unotable.state import Phase, State
 from unotable.views import PlayerView
 
 __all__ = [
+    "ENGINES",
+    "NATIVE_ITERATIONS",
     "DEFAULT_HORIZON",
     "DEFAULT_ITERATIONS",
     "DEFAULT_MAX_STEPS",
@@ -119,6 +134,12 @@ DEFAULT_MAX_STEPS = 30_000
 
 DEFAULT_HORIZON = 4
 """The playout length, in actions, before a classic position is evaluated (see :func:`evaluate`)."""
+
+NATIVE_ITERATIONS = 2000
+"""The default cap on playouts per decision of the search inside the core (see the module docstring)."""
+
+ENGINES = ("auto", "native", "python")
+"""Where the search runs: the core when it is installed (auto), the core (native), Python."""
 
 _ITERATION_COST = 5
 """Dealing and copying a determinization, counted in simulated actions."""
@@ -177,7 +198,7 @@ class IsmctsBot(BaseBot):
 
     def __init__(
         self,
-        iterations: int = DEFAULT_ITERATIONS,
+        iterations: int | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
         time_limit: float | None = None,
         c: float = 0.7,
@@ -190,7 +211,37 @@ class IsmctsBot(BaseBot):
         search_challenge: bool = False,
         hand_model: bool | None = None,
         reckless: float = 0.05,
+        engine: str = "auto",
+        ms: float = 0.0,
+        playout: str = "fast",
+        opponents: str = "fast",
+        weights: str = "none",
     ) -> None:
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+        if weights not in ("none", "bounds", "hands", "hands+bounds"):
+            raise ValueError(f"weights must be none, bounds, hands or hands+bounds, not {weights!r}")
+        if engine == "native" and not native_search.available():
+            raise ValueError("engine='native': the native core (unotable_native) is not installed")
+        cls = type(self)
+        customised = (cls.search is not IsmctsBot.search or cls.sample_world is not IsmctsBot.sample_world
+                      or cls._descend is not IsmctsBot._descend)
+        self.native = native_search.available() and (
+            engine == "native" or (engine == "auto" and not customised))
+        """Whether the search runs inside the core (see the module docstring; ``auto`` keeps the
+        Python search for a subclass that replaces a piece of it, as research/ harnesses do)."""
+        if iterations is None:
+            iterations = NATIVE_ITERATIONS if self.native else DEFAULT_ITERATIONS
+        for name in (playout, opponents):
+            if name not in native_search.POLICIES:
+                raise ValueError(f"playout policies: {', '.join(native_search.POLICIES)}, not {name!r}")
+        self.ms = float(ms)
+        self.playout = playout
+        self.opponents = opponents
+        self.weights = weights
+        self.bounds = Bounds()
+        if ms > 0 and time_limit is None and not self.native:
+            time_limit = ms / 1000.0
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations!r}")
         if depth < 1:
@@ -216,6 +267,8 @@ class IsmctsBot(BaseBot):
         """The work of the last search, in simulated actions (see ``max_steps``)."""
         self.last_results: list[list[float]] = []
         """Each candidate's playout rewards in the last search, paired by determinization."""
+        self.last_native: native_search.NativeResult | None = None
+        """The core's statistics of the last search inside it (None: none yet)."""
         self.last_prior: int | None = None
         """The index of the heuristic's choice among the last search's candidates (None: no prior)."""
 
@@ -223,6 +276,7 @@ class IsmctsBot(BaseBot):
         # the heuristic shares the tracker, and keeps its own record for the challenge odds
         self._heuristic.observe(events)
         self.hands.observe(events)
+        self.bounds.observe(events)
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action | None:
         self.last_iterations = 0
@@ -240,7 +294,44 @@ class IsmctsBot(BaseBot):
         candidates = _turn_candidates(legal, len(view.hand))
         if len(candidates) == 1:
             return candidates[0]
+        if self.native:
+            return self.native_search(view, candidates, rng)
         return self.search(view, candidates, rng)
+
+    def native_search(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> Action:
+        """The search inside the core (:func:`unotable.bots.native_search.search`)."""
+        prior = self._prior(view, candidates, rng)
+        weights: list[list[float] | None] | None = None
+        if "hands" in self.weights:
+            weights = self._hand_weights(view)
+        if "bounds" in self.weights:
+            counted = native_search.bound_weights(view, self.bounds)
+            if weights is None:
+                weights = counted
+            else:
+                weights = [None if a is None or b is None else [x * y for x, y in zip(a, b, strict=True)]
+                           for a, b in zip(weights, counted, strict=True)]
+        res = native_search.search(
+            view, candidates, tracker=self.tracker, weights=weights, seed=rng.getrandbits(64),
+            iterations=self.iterations, ms=self.ms, policy=self.playout, opponents=self.opponents,
+            prior=prior, prior_z=self.prior_z, max_steps=self.rollout_cap * 4, halving=self.halving,
+            horizon=self.horizon if self.horizon is not None else auto_horizon(view.ruleset),
+            evaluation=(_flat(EVAL_HEADS_UP), _flat(EVAL_TABLE)),
+        )
+        self.last_iterations = res.playouts
+        self.last_steps = res.steps
+        self.last_prior = prior
+        self.last_native = res
+        return candidates[res.choice]
+
+    def _hand_weights(self, view: PlayerView) -> list[list[float] | None]:
+        """The hand model's weight of every card id, per other seat."""
+        self.hands.sync(view)
+        color = int(view.current_color) if view.current_color is not None else -1
+        heads_up = sum(view.in_round) <= 2
+        ids = range(NUM_CARD_IDS)
+        return [None if s == view.seat else self.hands.weights(s, view.hand_sizes[s], color, ids, heads_up)
+                for s in range(view.seats)]
 
     def search(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> Action:
         """Search from ``view`` over the root ``candidates``; return the best by mean reward.
@@ -465,6 +556,11 @@ def _static(w: EvalWeights) -> tuple[float, ...]:
 
 _HEADS_UP = (EVAL_HEADS_UP, _static(EVAL_HEADS_UP))
 _TABLE = (EVAL_TABLE, _static(EVAL_TABLE))
+
+
+def _flat(w: EvalWeights) -> tuple[float, ...]:
+    """The weights as the core reads them: the nine per-hand terms, then the distances."""
+    return (*w[:9], *w.distance)
 
 
 def evaluate(st: State, me: int, partners: bool) -> float:

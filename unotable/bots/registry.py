@@ -47,8 +47,9 @@ class BotSpecError(ValueError):
 BOT_NAMES: tuple[str, ...] = ("random", "rule-v1", "heuristic", "ismcts")
 """The built-in bot names, weakest first."""
 
-ALIASES: dict[str, str] = {"rulev1": "rule-v1", "rule": "rule-v1", "mcts": "ismcts"}
-"""Other names accepted for the built-in bots."""
+ALIASES: dict[str, str] = {"rulev1": "rule-v1", "rule": "rule-v1", "mcts": "ismcts", "best": "ismcts"}
+"""Other names accepted for the built-in bots; ``best`` is the strongest measured (ismcts, searching
+inside the native core where it is installed: docs/research/2026-12-05-search-in-the-core.md)."""
 
 _BUILT_IN: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,

@@ -1,0 +1,188 @@
+"""The search inside the core (native/src/search.hpp, unotable/bots/native_search.py): its worlds
+are consistent with what the seat knows, it never reads what the seat cannot see, and ismcts uses
+it when the core is installed."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from unotable import Game, Phase, Ruleset
+from unotable.bots import make_bot, native_search
+from unotable.bots.determinize import Tracker
+from unotable.bots.heuristic import HeuristicBot
+from unotable.bots.ismcts import IsmctsBot, _turn_candidates
+from unotable.bots.mixbot import MIXBOT_RULES
+from unotable.events import Event
+
+pytest.importorskip("unotable_native._search",
+                    reason="the native core is not built: `pip install -e native/`")
+
+Decision = tuple[Game, int, list[Event]]
+
+
+def _positions(preset: Ruleset | str, seats: int, seed: int, every: int = 3) -> list[Decision]:
+    """Decisions of a heuristic self-play round where the active seat has two candidates or more:
+    (the game at that decision, the seat, every event that seat has seen)."""
+    game = Game.new(seats=seats, ruleset=preset, seed=seed)
+    bots = [HeuristicBot() for _ in range(seats)]
+    for s, bot in enumerate(bots):
+        bot.observe(game.events_for(s))
+    rng = random.Random(seed)
+    out: list[Decision] = []
+    steps = 0
+    while game.phase < Phase.ROUND_OVER and steps < 400:
+        seat = game.active_seat
+        legal = game.legal_actions_for(seat)
+        view = game.view(seat)
+        if steps % every == 0 and len(_turn_candidates(legal, len(view.hand))) > 1:
+            out.append((game.copy(), seat, game.events_for(seat)))
+        action = bots[seat].choose(view, legal, rng)
+        assert action is not None
+        events = game.play(action, seat)
+        for s, bot in enumerate(bots):
+            bot.observe([e for e in events if e.visible_to(s)])
+        steps += 1
+    return out
+
+
+def _tracker(seat: int, events: list[Event]) -> Tracker:
+    t = Tracker(seat)
+    t.observe(events)
+    return t
+
+
+def _hidden_swapped(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same position as ``seat`` sees it, with every card it cannot see dealt again: the other
+    hands (of the same sizes) and the draw pile from the same cards, and another RNG."""
+    doc: dict[str, Any] = game.to_position()
+    others = [s for s in range(len(doc["hands"])) if s != seat]
+    hidden = [c for s in others for c in doc["hands"][s]] + list(doc["draw"])
+    rng.shuffle(hidden)
+    k = 0
+    for s in others:
+        m = len(doc["hands"][s])
+        doc["hands"][s] = hidden[k:k + m]
+        k += m
+    doc["draw"] = hidden[k:]
+    doc["seed"] = rng.getrandbits(60)
+    doc.pop("rng", None)
+    swapped = Game.from_position(doc)
+    assert replace(swapped.view(seat), seq=0) == replace(game.view(seat), seq=0)
+    return swapped
+
+
+@pytest.mark.parametrize(("preset", "seats"),
+                         [("official", 2), ("official", 4), ("house", 3), (MIXBOT_RULES, 6)])
+def test_the_decision_does_not_read_hidden_cards(preset: Ruleset | str, seats: int) -> None:
+    positions = _positions(preset, seats, seed=11)
+    assert positions
+    for game, seat, events in positions[:12]:
+        swapped = _hidden_swapped(game, seat, random.Random(len(events)))
+        results = []
+        for g in (game, swapped):
+            view = g.view(seat)
+            cands = _turn_candidates(g.legal_actions_for(seat), len(view.hand))
+            res = native_search.search(view, cands, tracker=_tracker(seat, events), seed=99, iterations=300,
+                                       policy="fast", opponents="fast", horizon=4)
+            results.append(res)
+        assert results[0] == results[1]
+        # the bot as a whole, from the same record and generator
+        actions = []
+        for g in (game, swapped):
+            bot = IsmctsBot(engine="native", iterations=300, weights="hands+bounds")
+            bot.observe(events)
+            actions.append(bot.choose(g.view(seat), g.legal_actions_for(seat), random.Random(5)))
+        assert actions[0] == actions[1]
+
+
+@pytest.mark.parametrize(("preset", "seats"),
+                         [("official", 4), ("house", 4), ("no-mercy", 3), ("partners", 4)])
+def test_worlds_are_consistent_with_the_seat_knowledge(preset: str, seats: int) -> None:
+    rules = Ruleset.preset(preset)
+    deck = Counter(rules.composition())
+    for game, seat, events in _positions(preset, seats, seed=3, every=5)[:8]:
+        view = game.view(seat)
+        tracker = _tracker(seat, events)
+        det_needs = native_search.describe(view, tracker)["needs"]
+        for world in native_search.sample_worlds(view, tracker, seed=7, count=20):
+            hands = world["hands"]
+            assert hands[seat] == [c.id for c in view.hand]
+            assert [len(h) for h in hands] == list(view.hand_sizes)
+            every = Counter(c for h in hands for c in h)
+            every.update(world["draw"])
+            every.update(world["set_aside"])
+            every.update(c.id for c in view.discard_pile)
+            assert every == deck
+            assert len(world["draw"]) == view.draw_pile_size
+            for s in range(seats):
+                if s == seat:
+                    continue
+                for c in tracker.known[s][: view.hand_sizes[s]]:
+                    assert c in hands[s]
+                total = 0
+                for excluded, want in det_needs[s]:  # the chain: each set's count holds cumulatively
+                    total += want
+                    assert sum(1 for c in hands[s] if c not in excluded) >= min(total, len(hands[s]))
+
+
+def test_weights_steer_the_deal() -> None:
+    game = Game.new(seats=2, seed=4)
+    view = game.view(0)
+    other = [1.0] * 74
+    wild_ids = range(64, 74)
+    for c in wild_ids:
+        other[c] = 1e-6
+    worlds = native_search.sample_worlds(view, weights=[None, other], seed=1, count=200)
+    wilds = sum(1 for w in worlds for c in w["hands"][1] if c >= 64)
+    uniform = native_search.sample_worlds(view, seed=1, count=200)
+    assert wilds < sum(1 for w in uniform for c in w["hands"][1] if c >= 64) / 5
+
+
+def test_same_seed_same_result_and_budget() -> None:
+    game, seat, events = _positions("official", 4, seed=5)[0]
+    view = game.view(seat)
+    cands = _turn_candidates(game.legal_actions_for(seat), len(view.hand))
+    a = native_search.search(view, cands, tracker=_tracker(seat, events), seed=1, iterations=400)
+    b = native_search.search(view, cands, tracker=_tracker(seat, events), seed=1, iterations=400)
+    assert a == b
+    assert a.playouts <= 400 and a.worlds * len(cands) == a.playouts
+    assert sum(a.visits) == a.playouts and 0 <= a.choice < len(cands)
+    timed = native_search.search(view, cands, tracker=_tracker(seat, events), seed=1, iterations=10**9,
+                                 ms=5.0)
+    assert timed.worlds >= 1 and timed.playouts < 10**9
+    halved = native_search.search(view, cands, seed=1, iterations=400, halving=True)
+    assert halved.playouts <= 400
+
+
+def test_ismcts_uses_the_core_and_keeps_its_python_search() -> None:
+    assert make_bot("ismcts").native
+    assert not make_bot("ismcts:engine=python").native
+    assert make_bot("best").name == "ismcts"
+    game = Game.new(seats=3, seed=8)
+    seat = game.active_seat
+    for spec in ("ismcts:iterations=60", "ismcts:engine=python:iterations=20", "ismcts:ms=5"):
+        bot = make_bot(spec)
+        bot.observe(game.events_for(seat))
+        action = bot.choose(game.view(seat), game.legal_actions_for(seat), random.Random(0))
+        assert action in game.legal_actions
+    with pytest.raises(ValueError, match="engine"):
+        make_bot("ismcts:engine=gpu")
+    with pytest.raises(ValueError, match="playout"):
+        make_bot("ismcts:playout=heuristic")
+
+
+def test_a_searched_answer_to_a_wild_draw_four_reads_the_record() -> None:
+    # RULE: CL-ACT-12 (as tests/bots/test_challenge.py: with beliefs the worlds hold a legal Wild
+    # Draw Four, so the search accepts: a lost challenge draws two more)
+    from tests.bots.test_challenge import SEAT1, _ismcts_at
+
+    position = {"hands": [["R5", "R2", "G5", "B6", "Y7", "G8", "B9"], [*SEAT1, "W4"]], "discard": ["R9"],
+                "draw": ["G3"], "active": 1}
+    game, bot = _ismcts_at(position, [("W4:G", 1)], reckless=0.2, beliefs=True, search_challenge=True,
+                           engine="native", iterations=4000)
+    assert str(bot.choose(game.view(0), game.legal_actions_for(0), random.Random(0))) == "accept"
+    assert all(not w["wd4_illegal"] for w in native_search.sample_worlds(game.view(0), bot.tracker, count=50))
