@@ -11,7 +11,7 @@ ratios, which hold steady, rather than the absolute figures, which do not):
   is installed); ``rlcard step loop``: its ``reset``/``step`` API driven one step at a time.
 - ``unotable aec[python]`` / ``[native]``: the PettingZoo AEC env (``agent_iter`` + ``last`` +
   ``step``, the mask read from the observation) on each backend (``[native]``: the table in the
-  core, ``unotable_native.table``, when it is built).
+  core, ``unotable.env.native_table``, when the core is built).
 - ``unotable parallel[python]`` / ``[native]``: the PettingZoo Parallel env, every live seat
   submitting a random legal action each step (one step: one table action).
 - ``unotable gym[python]`` / ``[native]``: the Gymnasium env, one learning seat against rule-v1
@@ -19,7 +19,7 @@ ratios, which hold steady, rather than the absolute figures, which do not):
 - ``unotable vector[python]`` / ``[native]``: the vector env in self-play over ``--tables``
   tables, one ``step`` per chunk (every row a step), timing ``step`` alone (the numpy policy
   excluded, as an env's own time); the native rows when the core provides the vector backend
-  (``VecPool``, ``ENV_API`` 1), in self-play and with the learning seat against ``rule-v1`` bots
+  (``unotable.env.native_vector.VecPool``), in self-play and with the learning seat against ``rule-v1`` bots
   played inside the core (its steps are the learner's decisions only).
 - ``unotable_native VecPool x1 per call``: one table of the core's vector backend stepped one
   decision per Python call (the cost an AEC env over the core would pay before PettingZoo's
@@ -37,6 +37,15 @@ a 4x4x15 plane and 61 actions).
 
     .venv/bin/python benchmarks/env_throughput.py --json
     .venv/bin/python benchmarks/env_throughput.py --seconds 10 --seats 4 --tables 1024
+
+``--trees A,B`` runs each checkout's own copy of this benchmark (its ``unotable`` and its
+``native/unotable_native``) in a process of its own, alternating A, B, A, B, ... ``--rounds`` times,
+and prints each row's best steps per second of every tree side by side (a tree without the row:
+blank). Every tree's package runs over one compiled core, this environment's, unless ``--cores``
+names one per tree (``UNOTABLE_NATIVE_CORE``)::
+
+    git worktree add /tmp/base HEAD
+    .venv/bin/python benchmarks/env_throughput.py --trees /tmp/base,. --rounds 3 --seconds 2
 """
 from __future__ import annotations
 
@@ -59,9 +68,7 @@ from throughput import choose
 
 from unotable import Game, Ruleset
 from unotable.env import aec_env, gym_env, parallel_env, vector_env
-from unotable.env.common import native_table_available
-from unotable.env.gymenv import native_gym_available
-from unotable.env.vector import native_backend_available
+from unotable.env.backend import native_available
 
 Chunk = Callable[[], tuple[int, int]]
 
@@ -250,7 +257,7 @@ def vecpool_single_chunks(seats: int, seed: int) -> TimedChunk | None:
     """One table of the core's ``VecPool`` stepped one decision per Python call: what an AEC env
     over the core would pay per step before PettingZoo's own protocol."""
     try:
-        from unotable_native import VecPool
+        from unotable.env.native_vector import VecPool
     except ImportError:
         return None
     pool = VecPool(1, "official", seats, out_of_turn="auto")
@@ -278,7 +285,10 @@ def native_pool_chunks(seats: int, seed: int, tables: int) -> TimedChunk | None:
         import unotable_native
     except ImportError:
         return None
-    pool = unotable_native.Pool(tables, "official", seats, seeds=list(range(seed, seed + tables)))
+    from unotable.env.spaces import ruleset_block
+
+    pool = unotable_native.Pool(tables, "official", seats, seeds=list(range(seed, seed + tables)),
+                                ruleset_block=ruleset_block)
     bufs = pool.buffers()
     rng = np.random.default_rng(seed)
 
@@ -319,6 +329,55 @@ def measure_timed(chunks: list[TimedChunk], seconds: float) -> list[tuple[int, i
     return totals
 
 
+_TREE_PROBE = r"""
+import os, runpy, sys
+tree, script = sys.argv[1], os.path.join(sys.argv[1], "benchmarks", "env_throughput.py")
+# this tree's packages, not the ones the environment installed (an editable native install is a finder)
+sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith("_editable_skbc_")]
+sys.path[:0] = [tree, os.path.join(tree, "native")]
+sys.argv = [script, *sys.argv[2:]]
+runpy.run_path(script, run_name="__main__")
+"""
+
+
+def run_trees(args: argparse.Namespace, passed: list[str]) -> int:
+    """``--trees``: each tree's benchmark with ``passed`` (and ``--json``), alternated, side by side."""
+    import importlib.util
+    import os
+    import subprocess
+
+    trees = [str(Path(t).resolve()) for t in args.trees.split(",") if t]
+    spec = importlib.util.find_spec("unotable_native._core")
+    installed = spec.origin if spec is not None and spec.origin else ""
+    cores = args.cores.split(",") if args.cores else [installed] * len(trees)
+    if len(cores) != len(trees):
+        raise SystemExit(f"--cores names {len(cores)} cores for {len(trees)} trees")
+    best: list[dict[str, float]] = [{} for _ in trees]
+    order: list[str] = []
+    for _ in range(args.rounds):
+        for k, (tree, core) in enumerate(zip(trees, cores, strict=True)):
+            env = dict(os.environ)
+            if core:
+                env["UNOTABLE_NATIVE_CORE"] = str(Path(core).resolve())
+            out = subprocess.run([sys.executable, "-c", _TREE_PROBE, tree, *passed, "--json"],
+                                 capture_output=True, text=True, check=True, env=env, cwd=tree)
+            for r in json.loads(out.stdout)["results"]:
+                if "steps_per_s" in r:
+                    best[k][r["env"]] = max(best[k].get(r["env"], 0.0), r["steps_per_s"])
+                    if r["env"] not in order:
+                        order.append(r["env"])
+    names = [Path(t).name or t for t in trees]
+    print(f"best steps/s of {args.rounds} alternated runs per tree ({', '.join(trees)})")
+    ratio_head = f"{'last/first':>12}" if len(trees) > 1 else ""
+    print(f"{'env':<40}" + "".join(f"{n:>14}" for n in names) + ratio_head)
+    for env_name in order:
+        values = [b.get(env_name) for b in best]
+        cells = "".join(f"{v:>14.0f}" if v else f"{'':>14}" for v in values)
+        ratio = f"{values[-1] / values[0]:>11.2f}x" if len(values) > 1 and values[0] and values[-1] else ""
+        print(f"{env_name:<40}{cells}{ratio}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -332,7 +391,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peers", action="store_true", help="then time the peers that need their own "
                         "virtual environment (benchmarks/env_peers.py: OpenSpiel's crazy_eights, "
                         "PettingZoo 1.20.1's uno_v4), one after another")
+    parser.add_argument("--trees", default="", help="checkouts to compare, alternated (/tmp/base,.)")
+    parser.add_argument("--cores", default="", help="with --trees: each tree's compiled core "
+                        "(_core*.so), comma-separated (default: this environment's)")
+    parser.add_argument("--rounds", type=int, default=3, help="with --trees: runs per tree (default 3)")
     args = parser.parse_args(argv)
+    if args.trees:
+        passed = [f"--seconds={args.seconds}", f"--seats={args.seats}", f"--tables={args.tables}",
+                  f"--seed={args.seed}"] + ([f"--only={args.only}"] if args.only else [])
+        return run_trees(args, passed)
     rows: list[tuple[str, TimedChunk]] = [("unotable raw", timed(raw_chunks(args.seats, args.seed)))]
     theirs = (("rlcard 1.2.0 env.run", rlcard_run_chunks), ("rlcard 1.2.0 step loop", rlcard_step_chunks))
     for name, make in theirs:
@@ -340,17 +407,17 @@ def main(argv: list[str] | None = None) -> int:
         if chunk is not None:
             rows.append((name, timed(chunk)))
     rows.append(("unotable aec[python]", timed(aec_chunks(args.seats, args.seed))))
-    if native_table_available():
+    if native_available():
         rows.append(("unotable aec[native]", timed(aec_chunks(args.seats, args.seed, "native"))))
     rows.append(("unotable parallel[python]", timed(parallel_chunks(args.seats, args.seed))))
-    if native_table_available():
+    if native_available():
         rows.append(("unotable parallel[native]", timed(parallel_chunks(args.seats, args.seed, "native"))))
     rows.append(("unotable gym[python] vs rule-v1", timed(gym_chunks(args.seats, args.seed))))
-    if native_gym_available():
+    if native_available():
         rows.append(("unotable gym[native] vs rule-v1", timed(gym_chunks(args.seats, args.seed, "native"))))
     rows.append((f"unotable vector[python] x{args.tables}",
                  vector_chunks(args.seats, args.seed, args.tables, "python")))
-    if native_backend_available():
+    if native_available():
         rows.append((f"unotable vector[native] x{args.tables}",
                      vector_chunks(args.seats, args.seed, args.tables, "native", repeat=20)))
         rows.append((f"unotable vector[native] x{args.tables} vs rule-v1",
@@ -383,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
         if run is not None:
             r["vs_rlcard_env_run"] = r["steps_per_s"] / run
     meta = {"python": platform.python_version(), "seats": args.seats, "seconds_per_row": args.seconds,
-            "native_backend": native_backend_available(), "native_table": native_table_available()}
+            "native": native_available()}
     if args.json:
         print(json.dumps({**meta, "results": results}, indent=2))
         return 0

@@ -67,7 +67,9 @@ def native_selfplay_chunks(preset: str, seats: int, seed: int, tables: int = 64,
                            observe: bool = True) -> throughput.Chunk:
     from unotable_native import Pool
 
-    pool = Pool(tables, preset, seats, list(range(seed, seed + tables)))
+    from unotable.env.spaces import ruleset_block
+
+    pool = Pool(tables, preset, seats, list(range(seed, seed + tables)), ruleset_block=ruleset_block)
     calls = [0]
 
     def chunk() -> tuple[int, int]:
@@ -83,7 +85,9 @@ def native_step_chunks(preset: str, seats: int, seed: int, tables: int = 1024) -
     import numpy as np
     from unotable_native import Pool
 
-    pool = Pool(tables, preset, seats, list(range(seed, seed + tables)))
+    from unotable.env.spaces import ruleset_block
+
+    pool = Pool(tables, preset, seats, list(range(seed, seed + tables)), ruleset_block=ruleset_block)
     bufs = pool.buffers()
     def chunk() -> tuple[int, int]:
         for _ in range(4):

@@ -554,6 +554,11 @@ NB_MODULE(_core, m) {
     m.doc() = "The native core of unotable (see docs/native.md).";
     m.attr("MAX_SEATS") = MAXS;
     m.attr("MAX_CARDS") = MAXC;
+    // the sizes of the observation layout compiled into the core (unotable.env.spaces is its
+    // reference; the env's tests hold them equal), so the package never imports the env for them
+    m.attr("OBS_SIZE") = OBS_SIZE;
+    m.attr("NUM_ACTIONS") = NUM_ACTIONS;
+    m.attr("RULESET_SIZE") = static_cast<int>(RULESET_SIZE);
     nb::class_<PyRng>(m, "Rng")
         .def(nb::init<const std::vector<uint32_t>&>(), nb::arg("words"))
         .def("below", &PyRng::below, nb::arg("n"))

@@ -15,10 +15,21 @@ True
 Traceback (most recent call last):
 ...
 unotable.errors.InvalidActionError: catch:9 by seat 0 is not legal: there is no seat 9
+
+One way: this package is the compiled core (``_core``, typed by ``_core.pyi``), the conversion of a
+ruleset into the core's flags (:func:`native_config`) and :class:`Pool`; it imports the engine and
+never ``unotable.env``. The RL environment's adapters over the core (``unotable.env.native_table``,
+``unotable.env.native_vector``) live on the env's side and import this package, not the other way.
+The observation layout is the env's (``unotable.env.spaces``, the reference): the core compiles
+the same layout in and exposes its sizes (``_core.OBS_SIZE``, ``_core.NUM_ACTIONS``,
+``_core.RULESET_SIZE``, held equal to the reference's by tests/env), and the one part of it that
+is data, the ruleset block of an observation, is passed in by whoever wants observations, as a
+function of the ruleset and the seat count (``Pool(..., ruleset_block=spaces.ruleset_block)``).
+A Pool made without it plays, converts and self-plays alike, and refuses to write observations.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from unotable.actions import (
@@ -42,7 +53,6 @@ from unotable.actions import (
     Play,
     parse_action,
 )
-from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE, ruleset_block
 from unotable.errors import (
     IllegalActionError,
     InvalidActionError,
@@ -81,7 +91,11 @@ def _load_core() -> Any:
 
 _core = _load_core()
 
-__all__ = ["ENV_API", "Pool", "VecPool", "native_config", "seed_words", "state_doc"]
+__all__ = ["Pool", "RulesetBlock", "native_config", "resolve_ruleset", "seed_words", "state_doc"]
+
+RulesetBlock = Callable[[Ruleset, int], bytes]
+"""The ruleset block of the observation layout: ``(ruleset, seats) -> RULESET_SIZE bytes``
+(``unotable.env.spaces.ruleset_block``), passed in by the env side."""
 
 _STACKING = {Stacking.NONE: 0, Stacking.SAME_KIND: 1, Stacking.PLUS4_ON_PLUS2: 2, Stacking.BY_VALUE: 3}
 _SCORING = {Scoring.STANDARD: 0, Scoring.LOW: 1, Scoring.ELIMINATION: 2, Scoring.NONE: 3}
@@ -92,7 +106,8 @@ _ERRORS: dict[int, type[UnoError]] = {1: InvalidActionError, 2: IllegalActionErr
 _KINDS = {PLAY: 0, DRAW: 1, PASS: 2, ACCEPT: 3, CHALLENGE: 4, CHOOSE_COLOR: 5, CALL_UNO: 6, CATCH: 7}
 _MAX_SEED_WORDS = 8
 
-def _ruleset(ruleset: Ruleset | str | Mapping[str, Any] | None) -> Ruleset:
+def resolve_ruleset(ruleset: Ruleset | str | Mapping[str, Any] | None) -> Ruleset:
+    """A :class:`~unotable.rules.Ruleset` from itself, a preset name or a ruleset dict (None: official)."""
     if ruleset is None:
         return Ruleset.preset("official")
     if isinstance(ruleset, Ruleset):
@@ -200,7 +215,10 @@ class Pool:
     """``num_envs`` tables of one ruleset and seat count, each a match like ``Game.new``.
 
     ``ruleset`` is a :class:`~unotable.rules.Ruleset`, a preset name or a ruleset dict; ``seeds``
-    one non-negative int per table (default ``0 .. num_envs - 1``).
+    one non-negative int per table (default ``0 .. num_envs - 1``). ``ruleset_block``: the
+    observation layout's ruleset block (``unotable.env.spaces.ruleset_block``), needed by the
+    methods that write observations (:meth:`observe`, :meth:`buffers`, :meth:`step`,
+    ``selfplay(observe=True)``); without it they raise ``ValueError`` (see the module docstring).
     """
 
     def __init__(
@@ -209,8 +227,10 @@ class Pool:
         ruleset: Ruleset | str | Mapping[str, Any] | None = "official",
         seats: int = 4,
         seeds: Sequence[int] | None = None,
+        *,
+        ruleset_block: RulesetBlock | None = None,
     ) -> None:
-        rules = _ruleset(ruleset)
+        rules = resolve_ruleset(ruleset)
         if not isinstance(seats, int) or isinstance(seats, bool):
             raise RulesetError(f"seats must be an int, not {seats!r}")
         rules.validate_seats(seats)
@@ -226,8 +246,11 @@ class Pool:
         self.seats = seats
         self.num_envs = num_envs
         self._rules_doc = rules.to_dict()
+        self.observes = ruleset_block is not None
+        """Whether this pool writes observations (it was given the ruleset block)."""
+        block = bytes(_core.RULESET_SIZE) if ruleset_block is None else ruleset_block(rules, seats)
         self._core = _core.Pool(num_envs, seats, native_config(rules), rules.deck_ids(), list(rules.points),
-                                ruleset_block(rules, seats))
+                                block)
         for i, w in enumerate(words):
             self._core.reset(i, w)
 
@@ -305,7 +328,13 @@ class Pool:
         """``spaces.encode(view(seat), history)`` of table ``i``: the seat's 854 observation bytes,
         with the public history of the round as the env records it (every action applied since the
         round's deal, the start of the match or the load of a position)."""
+        self._observing()
         return bytes(self._core.seat_bytes(self._index(i), self._seat(seat), True))
+
+    def _observing(self) -> None:
+        if not self.observes:
+            raise ValueError("this Pool writes no observations: make it with ruleset_block="
+                             "unotable.env.spaces.ruleset_block (the observation layout's)")
 
     def mask(self, i: int, seat: int) -> bytes:
         """``spaces.legal_mask(legal_actions_for(seat), seat, n)``: 445 bytes, 1 where legal."""
@@ -325,6 +354,8 @@ class Pool:
             raise ValueError(f"rounds must be an int >= 0, not {rounds!r}")
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64 - self.num_envs:
             raise ValueError(f"seed must be an int from 0 to 2**64 - num_envs, not {seed!r}")
+        if observe:
+            self._observing()
         return dict(self._core.selfplay(policy, rounds, seed, observe, max_decisions))
 
     def buffers(self) -> dict[str, Any]:
@@ -332,10 +363,11 @@ class Pool:
         reward (N, seats) float32, done (N,) uint8, seat (N,) int8; obs, mask and seat filled."""
         import numpy as np
 
+        self._observing()
         n = self.num_envs
         bufs: dict[str, Any] = {
-            "obs": np.zeros((n, OBS_SIZE), np.uint8),
-            "mask": np.zeros((n, NUM_ACTIONS), np.uint8),
+            "obs": np.zeros((n, _core.OBS_SIZE), np.uint8),
+            "mask": np.zeros((n, _core.NUM_ACTIONS), np.uint8),
             "reward": np.zeros((n, self.seats), np.float32),
             "done": np.zeros(n, np.uint8),
             "seat": np.zeros(n, np.int8),
@@ -344,12 +376,13 @@ class Pool:
         return bufs
 
     def step(self, actions: Any, bufs: Mapping[str, Any]) -> None:
-        """One decision per table: ``actions[i]`` (int32, an index of :mod:`unotable.env.spaces`) by
+        """One decision per table: ``actions[i]`` (int32, an index of ``unotable.env.spaces``) by
         table ``i``'s active seat (``bufs["seat"][i]``), written into the buffers of :meth:`buffers`
         with the GIL released. A round's end deals the next round; a match's end sets ``done[i]``,
         writes +1 for the winners and -1 for the others into ``reward[i]`` and restarts the table
         from its seed + ``num_envs``. An action that is not legal raises
         :class:`~unotable.errors.IllegalActionError` and no table changes."""
+        self._observing()
         bad = self._core.step(actions, bufs["obs"], bufs["mask"], bufs["reward"], bufs["done"], bufs["seat"])
         if bad >= 0:
             raise IllegalActionError(f"action index {int(actions[bad])} is not legal at table {bad} now")
@@ -418,5 +451,3 @@ class Pool:
         }
         self._core.set_state(i, raw)
 
-
-from unotable_native.vector import ENV_API, VecPool  # noqa: E402 (it reads the names above)

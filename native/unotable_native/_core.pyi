@@ -12,6 +12,12 @@ MAX_SEATS: int = 10
 
 MAX_CARDS: int = 168
 
+OBS_SIZE: int = 854
+
+NUM_ACTIONS: int = 445
+
+RULESET_SIZE: int = 82
+
 class Rng:
     def __init__(self, words: Sequence[int]) -> None: ...
 

@@ -16,17 +16,12 @@ pytest.importorskip("pettingzoo")
 
 from unotable.arbiter import derive_seed
 from unotable.env import aec_env, vector_env
+from unotable.env.backend import native_available
 from unotable.env.table import Table
 from unotable.errors import PositionError
 from unotable.game import Game
 
-BACKENDS = ["python"]
-try:  # the core's backend where it is built
-    import unotable_native.vector  # noqa: F401
-
-    BACKENDS.append("native")
-except ImportError:
-    pass
+BACKENDS = ["python"] + (["native"] if native_available() else [])  # the core's where it is built
 
 BUFFERS = ("obs", "mask", "reward", "acted", "terminated", "truncated", "seat")
 

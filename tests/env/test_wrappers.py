@@ -18,8 +18,7 @@ from pettingzoo.utils.conversions import parallel_to_aec
 
 from unotable import Game, Ruleset
 from unotable.env import aec_env, gym_env, parallel_env, vector_env
-from unotable.env.common import native_table_available
-from unotable.env.gymenv import native_gym_available
+from unotable.env.backend import native_available
 from unotable.env.spaces import NOOP, OBS_SIZE, History, encode
 from unotable.errors import IllegalActionError
 from unotable.record import Record, replay
@@ -37,7 +36,7 @@ def cases() -> list[tuple[str, int]]:
 CASES = cases()
 
 
-BACKENDS = ["python"] + (["native"] if native_table_available() and native_gym_available() else [])
+BACKENDS = ["python"] + (["native"] if native_available() else [])
 """Each checker runs on the Python engine and, where it is built, on the core."""
 
 
@@ -271,10 +270,8 @@ def test_vector_env_auto_resets_next_step() -> None:
 
 
 def test_vector_env_backends_agree() -> None:
-    from unotable.env.vector import native_backend_available
-
-    if not native_backend_available():
-        pytest.skip("unotable_native does not offer the vector backend (ENV_API 1)")
+    if not native_available():
+        pytest.skip("the native core is not built")
     for opponents in ("random", None):
         a = play_vector("python", opponents, 300)
         b = play_vector("native", opponents, 300)

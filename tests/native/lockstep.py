@@ -17,7 +17,7 @@ import pytest
 from unotable import Game, Phase
 from unotable.actions import Deal, Play
 from unotable.cards import ID_NOTATION, NUM_CARD_IDS
-from unotable.env.spaces import History, encode, legal_mask
+from unotable.env.spaces import History, encode, legal_mask, ruleset_block
 from unotable.errors import UnoError
 
 native = pytest.importorskip(
@@ -25,7 +25,12 @@ native = pytest.importorskip(
     reason="the native core is not built: `pip install -e native/` (make test builds it)",
 )
 state_doc = native.state_doc
-Pool = native.Pool
+
+
+def Pool(*args: Any, **kwargs: Any) -> Any:
+    """``unotable_native.Pool`` given the observation layout's ruleset block, as the env gives it."""
+    return native.Pool(*args, ruleset_block=ruleset_block, **kwargs)
+
 
 def probe_actions(seats: int) -> list[str]:
     """Action texts a probe draws from: every card (with and without colors, targets, the UNO

@@ -1,4 +1,4 @@
-"""The PettingZoo envs' native backend (unotable_native.table.NativeTable under aec_env and
+"""The PettingZoo envs' native backend (unotable.env.native_table.NativeTable under aec_env and
 parallel_env) against their Python backend: from the same seeds and actions, the same agent
 order, observations, masks, rewards, cumulative rewards, terminations, truncations and infos after
 every step, under several presets at 2, 4 and 10 seats, out-of-turn chances full and auto, round
@@ -19,7 +19,7 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 from unotable import Ruleset
 from unotable.env import aec_env, parallel_env
-from unotable.env.common import native_table_available
+from unotable.env.backend import native_available
 from unotable.env.spaces import NOOP
 from unotable.errors import IllegalActionError, InvalidActionError
 
@@ -183,7 +183,7 @@ def test_pettingzoo_checkers_on_the_native_backend(preset: str, n: int) -> None:
 
 
 def test_auto_picks_native_and_falls_back_for_opponents() -> None:
-    assert native_table_available()
+    assert native_available()
     assert aec_env("official", seats=2).backend_name == "native"
     assert parallel_env("official", seats=2).backend_name == "native"
     from unotable.bots.random_bot import RandomBot

@@ -1,4 +1,4 @@
-"""The Gymnasium env's native backend (unotable_native.table.NativeTable with the core's opponents
+"""The Gymnasium env's native backend (unotable.env.native_table.NativeTable with the core's opponents
 under gym_env) against its Python backend: from the same seeds and learner actions, the same
 observations, masks, rewards, terminated/truncated flags and infos after every step, and the same
 game and record at the end, under several presets at 2, 4 and 10 seats, the opponents random,
@@ -22,7 +22,7 @@ from gymnasium.utils.env_checker import check_env
 from unotable import Ruleset
 from unotable.bots import make_bot
 from unotable.env import gym_env
-from unotable.env.gymenv import native_gym_available
+from unotable.env.backend import native_available
 from unotable.errors import IllegalActionError, InvalidActionError
 
 PRESETS = ("official", "house", "no-mercy", "partners")
@@ -131,7 +131,7 @@ def test_seeds_without_a_seed_and_positions() -> None:
 
 
 def test_backend_choice() -> None:
-    assert native_gym_available()
+    assert native_available()
     assert gym_env("official", seats=2, opponents="rule-v1").backend_name == "native"
     assert gym_env("official", seats=3, opponents=["random", "rule-v1"]).backend_name == "native"
     for opponents in ("heuristic", ["rule-v1", "heuristic"], "heuristic:bluff=0.1", [make_bot("random")] * 2):

@@ -1,4 +1,4 @@
-"""The vector env's native backend (unotable_native.VecPool) against its Python backend
+"""The vector env's native backend (unotable.env.native_vector.VecPool) against its Python backend
 (unotable.env.vector.PythonBackend): from the same seeds and actions, every buffer equal after
 every step (observation bytes, masks, per-seat rewards, the acting seat, terminated, truncated,
 the deciding seat), under every preset at 2, 4 and 10 seats, out-of-turn chances full and auto,
@@ -15,20 +15,20 @@ pytest.importorskip("gymnasium")
 pytest.importorskip("unotable_native", reason="the native core is not built: `pip install -e native/`")
 
 import numpy as np
-import unotable_native as native
 
 from unotable import Ruleset
 from unotable.agent import derive_seed
-from unotable.env import vector_env
+from unotable.env import native_vector, vector_env
+from unotable.env.backend import native_available
 from unotable.env.spaces import NOOP
 from unotable.env.table import resolve_ruleset
-from unotable.env.vector import PythonBackend, native_backend_available
+from unotable.env.vector import PythonBackend
 from unotable.errors import IllegalActionError, InvalidActionError, RulesetError
 from unotable.rules import PRESET_NAMES
 
 from lockstep import BUFFERS, assert_same_buffers
 
-VecPool = native.VecPool
+VecPool = native_vector.VecPool
 
 CASES = [(p, n) for p in PRESET_NAMES for n in (2, 4, 10) if n in Ruleset.preset(p).seat_counts]
 
@@ -123,7 +123,7 @@ def test_seeds_above_64_bits_and_episode_seeds() -> None:
 
 
 def test_auto_picks_the_native_backend_and_the_vector_envs_agree() -> None:
-    assert native_backend_available() and native.ENV_API == 1
+    assert native_available()
     envs = {b: vector_env(3, "house", seats=4, opponents=None, backend=b) for b in ("auto", "python")}
     assert envs["auto"].backend_name == "native"
     out = {b: e.reset(seed=9) for b, e in envs.items()}
@@ -145,7 +145,7 @@ def test_an_opponent_the_core_lacks_falls_back_to_python() -> None:
     assert envs.backend_name == "python"
     with pytest.raises(NotImplementedError, match="heuristic"):
         vector_env(2, "official", seats=2, opponents="heuristic", backend="native")
-    with pytest.raises(native.vector.NativeUnsupported):
+    with pytest.raises(native_vector.NativeUnsupported):
         VecPool(2, "official", 3, opponents=["random", "rule-v1:x=1"])
     mixed = vector_env(2, "official", seats=3, opponents=["random", "rule-v1"], backend="auto")
     assert mixed.backend_name == "native"

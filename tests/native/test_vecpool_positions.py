@@ -15,9 +15,9 @@ pytest.importorskip("gymnasium")
 pytest.importorskip("unotable_native", reason="the native core is not built: `pip install -e native/`")
 
 import numpy as np
-import unotable_native as native
 
 from unotable.arbiter import derive_seed
+from unotable.env.native_vector import VecPool
 from unotable.env.table import Table, resolve_ruleset
 from unotable.env.vector import PythonBackend
 from unotable.errors import PositionError
@@ -85,7 +85,7 @@ def test_reset_from_positions_then_step_alike(preset: str, n: int, options: dict
     tables = 5
     rules = resolve_ruleset(preset)
     docs = positions(preset, n, seed=len(preset) * 7 + n, count=tables)
-    a, b = PythonBackend(tables, rules, n, **options), native.VecPool(tables, rules, n, **options)
+    a, b = PythonBackend(tables, rules, n, **options), VecPool(tables, rules, n, **options)
     seeds = [100 * n + i for i in range(tables)]
     a.reset(seeds, docs)
     b.reset(seeds, docs)
@@ -116,7 +116,7 @@ def test_one_position_for_every_row_and_the_learner_from_the_seed() -> None:
     rules = resolve_ruleset("house")
     doc = positions("house", 4, seed=5, count=2)[0]
     a = PythonBackend(6, rules, 4, opponents="random", seat="random")
-    b = native.VecPool(6, rules, 4, opponents="random", seat="random")
+    b = VecPool(6, rules, 4, opponents="random", seat="random")
     seeds = [40 + i for i in range(6)]
     a.reset(seeds, [doc] * 6)
     b.reset(seeds, [doc] * 6)
@@ -150,7 +150,7 @@ def test_bad_positions_are_refused_alike_and_no_row_changes(bad: str, error: typ
         docs = good[:2]
     else:
         docs = good[0]
-    a, b = PythonBackend(3, rules, 2), native.VecPool(3, rules, 2)
+    a, b = PythonBackend(3, rules, 2), VecPool(3, rules, 2)
     for pool in (a, b):
         pool.reset([7, 8, 9])
     before = {name: getattr(b, name).copy() for name in BUFFERS}

@@ -8,8 +8,9 @@ the mask raises :class:`~unotable.errors.IllegalActionError` and changes nothing
 action in its place). ``action_space(agent).sample()`` draws a legal action of that agent.
 
 ``backend="auto"`` (default), ``"python"`` or ``"native"``: the table in the engine or in the C++
-core (:mod:`unotable.env.common`); both give the same observations, masks, rewards, terminations,
-infos and agent order. On the native backend :attr:`~UnoAECEnv.game` (and ``record()``,
+core (:mod:`unotable.env.backend`, one interface: this wrapper reads the table's status int and
+bound buffers alike); both give the same observations, masks, rewards, terminations, infos and
+agent order. On the native backend :attr:`~UnoAECEnv.game` (and ``record()``,
 ``state()``, ``render()``) is the Python engine's game rebuilt from the core's action log.
 
 >>> from unotable.env import aec_env
@@ -23,17 +24,15 @@ infos and agent order. On the native backend :attr:`~UnoAECEnv.game` (and ``reco
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, cast
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 from pettingzoo import AECEnv
 
+from unotable.env.backend import CHANGED, DECLINE, DONE, REWARDS, SEAT, TableBackend
 from unotable.env.common import TableEnv
-from unotable.env.fast import encode_game
 from unotable.env.spaces import NOOP, NUM_ACTIONS
-from unotable.env.table import Table
-from unotable.rules import Ruleset
 
 __all__ = ["UnoAECEnv"]
 
@@ -42,9 +41,7 @@ _NOTHING.flags.writeable = False
 _NOOP_ONLY = _NOTHING.copy()
 _NOOP_ONLY[NOOP] = 1
 _NOOP_ONLY.flags.writeable = False
-# the native table's status bits (unotable_native.table: SEAT, DECLINE, DONE, REWARDS, CHANGED)
-_SEAT, _DECLINE, _DONE, _REWARDS, _CHANGED = 15, 16, 32, 64, 128
-_FULL = _DONE | _CHANGED
+_FULL = DONE | CHANGED
 
 
 class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
@@ -53,28 +50,10 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "unotable_v0",
                                           "is_parallelizable": True}
 
-    def __init__(
-        self,
-        ruleset: Ruleset | str | Mapping[str, Any] = "official",
-        seats: int = 4,
-        *,
-        render_mode: str | None = None,
-        seed: int | None = None,
-        backend: str = "auto",
-        **options: Any,
-    ) -> None:
-        """``options``: ``out_of_turn``, ``episode``, ``reward``, ``max_cycles`` (see
-        :class:`~unotable.env.table.Table`); ``backend``: ``"auto"``, ``"python"`` or ``"native"``."""
-        super().__init__()
-        self._setup(ruleset, seats, render_mode, seed, options, backend)
-        # the native table itself (its buffers and status bits), for the fast path; None on Python
-        self._fast: Any = self.table if self.backend_name == "native" else None
-        # the Python table itself, None on the native backend
-        self._python: Table | None = cast(Table, self.table) if self._fast is None else None
+    def _init_state(self) -> None:
         self._decider = -1
         self._decider_mask = _NOTHING
-        self._dirty = False
-        self._flagged = False  # some seat was terminated or truncated at the last Python sync
+        self._dirty = False  # the last sync gave rewards: the next one clears them
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -105,10 +84,7 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
         self._skip_agent_selection = None
         self._dirty = True
         self._decider = -1
-        if self._fast is not None:
-            self._sync_native(self._fast.code, full=True)
-        else:
-            self._sync(full=True)
+        self._sync(self.table.code, full=True)
         if self.render_mode == "human":
             self.render()
 
@@ -120,62 +96,23 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
             return
         if action is None:
             raise ValueError(f"{agent} is alive and must give an action index, not None")
-        t = self._python
-        if t is not None:
-            t.step(action if type(action) is int else int(action))
-            self._cumulative_rewards[agent] = 0.0
-            if self._sync(full=t.done or self._flagged or True in t.terminated or True in t.truncated):
-                self._accumulate_rewards()
-        else:
-            fast = self._fast
-            code = fast.step_code(int(action))
-            self._cumulative_rewards[agent] = 0.0
-            if self._sync_native(code, full=code & _FULL != 0):
-                self._accumulate_rewards()
+        code = self.table.step_code(action)
+        self._cumulative_rewards[agent] = 0.0
+        if self._sync(code, full=code & _FULL != 0):
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _sync(self, full: bool) -> bool:
-        """After a reset or a step of the Python table: the rewards (only when some were given,
-        or to clear the last ones), the agent to act, and the infos: every live agent's on a
-        ``full`` sync (a reset, the end, or while some seat is terminated or truncated), else
+    def _sync(self, code: int, full: bool) -> bool:
+        """After a reset or a step, from the table's status bits: the rewards only when some were
+        given (or to clear the last ones), the flags only when one changed, the agent to act, and
+        the infos: every live agent's on a ``full`` sync (a reset, the end, a flag changed), else
         those of the seat that decided and of the seat that decides now (every other live seat
-        keeps NOOP alone: nothing to decide now). Returns whether the rewards may be non-zero."""
-        t = self._python
-        assert t is not None
+        keeps NOOP alone: nothing to decide now). Returns whether the rewards may be non-zero
+        (to accumulate)."""
+        t = self.table
         index, agents = self._index, self.agents
-        rewarded = any(t.rewards)
-        if rewarded or self._dirty:
-            rewards = t.take_rewards()
-            rews = self.rewards
-            for agent in agents:
-                rews[agent] = rewards[index[agent]]
-            self._dirty = rewarded
-        done = t.done
-        seat = -1 if done else t.seat
-        self._flags_and_infos(t, seat, full)
-        if full:
-            self._flagged = True in t.terminated or True in t.truncated
-        if done:
-            self._decider_mask = _NOTHING
-            self.agent_selection = agents[0] if agents else self.possible_agents[0]
-            return rewarded
-        # the decision point's mask, once per step (a fresh array: Table.mask makes a new buffer)
-        mask = self._decider_mask = np.frombuffer(t.mask(), dtype=np.int8)
-        agent = self.agent_selection = self.possible_agents[seat]
-        self.infos[agent] = {"action_mask": mask, "decline": t.decline}
-        if self._flagged:
-            self._deads_step_first()
-        return rewarded
-
-    def _sync_native(self, code: int, full: bool) -> bool:
-        """:meth:`_sync` on the native table, from the core's status bits: the rewards only when
-        some were given (or to clear the last ones), the flags only when one changed, the infos
-        of the seats whose decision changed (all of them on a full sync). The values are
-        :meth:`_sync`'s. Returns whether the rewards may be non-zero (to accumulate)."""
-        t = self._fast
-        index, agents = self._index, self.agents
-        rewarded = bool(code & _REWARDS)
+        rewarded = bool(code & REWARDS)
         if rewarded:
             rewards = t.take_rewards()
             rews = self.rewards
@@ -187,21 +124,21 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
             for agent in agents:
                 rews[agent] = 0.0
             self._dirty = False
-        done = bool(code & _DONE)
-        seat = -1 if done else code & _SEAT
-        mask = t.mask_buf.copy()
+        done = bool(code & DONE)
+        seat = -1 if done else code & SEAT
+        mask = t.mask_buf.copy()  # the decision point's mask, once per step
         self._flags_and_infos(t, seat, full)
         self._decider_mask = mask
         if done:
             self.agent_selection = agents[0] if agents else self.possible_agents[0]
             return rewarded
         agent = self.agent_selection = self.possible_agents[seat]
-        self.infos[agent] = {"action_mask": mask, "decline": bool(code & _DECLINE)}
-        if full and (any(t.terminated) or any(t.truncated)):
+        self.infos[agent] = {"action_mask": mask, "decline": bool(code & DECLINE)}
+        if full and (True in t.terminated or True in t.truncated):
             self._deads_step_first()
         return rewarded
 
-    def _flags_and_infos(self, t: Any, seat: int, full: bool) -> None:
+    def _flags_and_infos(self, t: TableBackend, seat: int, full: bool) -> None:
         """On a ``full`` sync, every live agent's termination and truncation from table ``t`` and
         the info of each but the deciding ``seat`` (-1 once done); else only the info of the seat
         that decided last, when another one decides now (its NOOP alone). Then ``seat`` decides."""
@@ -235,14 +172,10 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         i = self._index[agent]
-        t = self._python
-        if t is not None:  # Table.observation(i), without the call
-            return {"observation": np.frombuffer(encode_game(t.game, i, t.history), dtype=np.uint8),
-                    "action_mask": self._mask_of(i)}
-        fast = self._fast
-        fast._core.observe(i)
-        return {"observation": fast.obs_buf.copy(), "action_mask": self._mask_of(i)}
+        t = self.table
+        t.observe(i)
+        return {"observation": t.obs_buf.copy(), "action_mask": self._mask_of(i)}
 
     def action_masks(self) -> np.ndarray:
         """The deciding agent's mask as booleans (sb3-contrib's MaskablePPO convention)."""
-        return np.frombuffer(self.table.mask(), dtype=np.uint8).astype(bool)
+        return self.table.mask_buf.astype(bool)

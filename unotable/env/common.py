@@ -1,12 +1,11 @@
-"""What the wrappers share: the spaces as numpy/Gymnasium objects, the options, the renderer, and
-the choice of the PettingZoo envs' backend.
+"""What the wrappers share: the spaces as numpy/Gymnasium objects, the renderer, and the
+PettingZoo envs' base class with their one constructor.
 
-The AEC and Parallel envs run their table in a *backend*: ``"python"`` (:class:`~unotable.env.table.Table`
-over the engine) or ``"native"`` (``unotable_native.table.NativeTable``, the same decision points
-in the C++ core, when ``unotable_native`` declares ``AEC_API == 1``); ``"auto"`` (the default)
-picks the native one when it is importable and takes the options (it plays no ``opponents``),
-else Python, as :mod:`unotable.env.vector` does. Both give the same observations, masks,
-rewards, terminations and agent order from the same seeds and actions (tests/native/test_aec_native.py).
+The AEC and Parallel envs run their table in a backend (:mod:`unotable.env.backend`): the Python
+table or the core's, one interface, chosen once at construction (``backend="auto"``, the default,
+picks the core when it is installed); the wrappers hold no branch on it. Both give the same
+observations, masks, rewards, terminations and agent order from the same seeds and actions
+(tests/native/test_aec_native.py).
 
 >>> space = observation_box()
 >>> space.shape, space.dtype.name
@@ -15,89 +14,30 @@ rewards, terminations and agent order from the same seeds and actions (tests/nat
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Protocol, cast
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces as gspaces
 
+from unotable.env.backend import TableBackend, make_table
 from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE
-from unotable.env.table import STATE_SIZE, Table, state_bytes
+from unotable.env.table import STATE_SIZE, state_bytes
 from unotable.game import Game
 from unotable.record import Record
+from unotable.rules import Ruleset
 from unotable.tui.render import Style, seat_names, table_lines
 
-__all__ = ["AEC_API", "BACKENDS", "LegalDiscrete", "TableEnv", "TableLike", "action_box", "ansi",
-           "choose_backend", "mask_box", "native_table_available", "observation_box"]
+__all__ = ["LegalDiscrete", "TableEnv", "action_box", "ansi", "check_render_mode", "mask_box",
+           "observation_box"]
 
-AEC_API = 1
-"""The version of the native table contract (``unotable_native.table.NativeTable``) the envs need."""
-
-BACKENDS = ("auto", "python", "native")
+RENDER_MODES = ("ansi", "human")
 
 
-class TableLike(Protocol):
-    """What the PettingZoo envs read of their table: :class:`~unotable.env.table.Table` and the
-    native core's ``NativeTable`` both have it."""
-
-    n: int
-    seat: int
-    decline: bool
-    done: bool
-    terminated: list[bool]
-    truncated: list[bool]
-
-    @property
-    def cycles(self) -> int: ...
-
-    @property
-    def game(self) -> Game: ...
-
-    def reset(self, seed: int | None = None, position: Mapping[str, Any] | None = None) -> None: ...
-
-    def step(self, index: int) -> None: ...
-
-    def mask(self) -> bytes | bytearray: ...
-
-    def observation(self, seat: int | None = None, out: bytearray | None = None) -> bytearray: ...
-
-    def take_rewards(self) -> list[float]: ...
-
-    def record(self) -> Record: ...
-
-    def next_seed(self, base: int, k: int) -> int: ...
-
-
-def native_table_available() -> bool:
-    """Whether ``unotable_native`` is importable and declares the native table contract."""
-    try:
-        import unotable_native.table as native
-    except ImportError:
-        return False
-    return getattr(native, "AEC_API", None) == AEC_API
-
-
-def choose_backend(backend: str, available: Callable[[], bool], native: Callable[[], Any],
-                   python: Callable[[], Any], what: str) -> tuple[Any, str]:
-    """The backend convention of unotable.env: ``(made, name)`` from ``native()`` when
-    ``backend="native"`` (ImportError when not ``available()``) or ``"auto"`` and available, else
-    from ``python()``; a ``NotImplementedError`` of ``native()`` (options the core does not take)
-    falls back to Python under ``"auto"`` and is raised under ``"native"``.
-
-    >>> choose_backend("python", lambda: True, lambda: 1, lambda: 2, "x")
-    (2, 'python')
-    """
-    if backend not in BACKENDS:
-        raise ValueError(f"backend={backend!r} is not one of {', '.join(BACKENDS)}")
-    use_native = backend == "native" or (backend == "auto" and available())
-    if use_native and not available():
-        raise ImportError(f"backend='native' needs unotable_native with {what} (pip install native/)")
-    if use_native:
-        try:
-            return native(), "native"
-        except NotImplementedError:
-            if backend == "native":
-                raise
-    return python(), "python"
+def check_render_mode(render_mode: str | None) -> str | None:
+    """``render_mode``, checked: None, ``"ansi"`` or ``"human"`` (``ValueError`` otherwise)."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode={render_mode!r} is not one of {', '.join(RENDER_MODES)}")
+    return render_mode
 
 
 def observation_box() -> gspaces.Box:
@@ -135,26 +75,30 @@ class LegalDiscrete(gspaces.Discrete):
 
 
 class TableEnv:
-    """What the PettingZoo envs share: the table, the agents' spaces, seeding, render, state, record."""
+    """What the PettingZoo envs share: the constructor (the table, the agents' spaces, seeding),
+    reset's seeding, render, state and record. A subclass adds its own state in :meth:`_init_state`."""
 
     metadata: ClassVar[dict[str, Any]]
-    table: TableLike
+    table: TableBackend
     backend_name: str
     render_mode: str | None
 
-    def _setup(self, ruleset: Any, seats: int, render_mode: str | None, seed: int | None,
-               options: dict[str, Any], backend: str = "auto") -> None:
-        if render_mode is not None and render_mode not in ("ansi", "human"):
-            raise ValueError(f"render_mode={render_mode!r} is not one of ansi, human")
-        self.render_mode = render_mode
-
-        def native() -> Any:
-            from unotable_native.table import NativeTable
-
-            return NativeTable(ruleset, seats, **options)
-
-        self.table, self.backend_name = choose_backend(
-            backend, native_table_available, native, lambda: Table(ruleset, seats, **options), "AEC_API == 1")
+    def __init__(
+        self,
+        ruleset: Ruleset | str | Mapping[str, Any] = "official",
+        seats: int = 4,
+        *,
+        render_mode: str | None = None,
+        seed: int | None = None,
+        backend: str = "auto",
+        **options: Any,
+    ) -> None:
+        """``options``: ``out_of_turn``, ``episode``, ``reward``, ``max_cycles`` (see
+        :class:`~unotable.env.table.Table`); ``backend``: ``"auto"``, ``"python"`` or ``"native"``
+        (:mod:`unotable.env.backend`)."""
+        super().__init__()
+        self.render_mode = check_render_mode(render_mode)
+        self.table, self.backend_name = make_table(backend, ruleset, seats, **options)
         self.possible_agents = [f"seat_{i}" for i in range(seats)]
         self.observation_spaces = {
             a: gspaces.Dict({"observation": observation_box(), "action_mask": mask_box()})
@@ -165,6 +109,10 @@ class TableEnv:
         self.state_space = gspaces.Box(0, 255, (STATE_SIZE,), np.uint8)
         self._base_seed = seed
         self._episode = 0
+        self._init_state()
+
+    def _init_state(self) -> None:
+        """The subclass's own state, made at the end of the constructor."""
 
     def _mask_getter(self, seat: int) -> Callable[[], np.ndarray | None]:
         raise NotImplementedError
@@ -204,8 +152,7 @@ class TableEnv:
     def state(self) -> np.ndarray:
         """Every hand, the draw pile's counts and the deciding seat's observation (centralised
         critics only: the one place hidden cards appear)."""
-        # (state_bytes reads the table's seat, n, game and observation alone: both backends have them)
-        return np.frombuffer(state_bytes(cast(Table, self.table)), dtype=np.uint8)
+        return np.frombuffer(state_bytes(self.table), dtype=np.uint8)
 
     def record(self) -> Record:
         """The episode so far as a unotable record (``unotable replay`` opens its JSON)."""
@@ -219,7 +166,7 @@ def action_box() -> gspaces.Discrete:
     return gspaces.Discrete(NUM_ACTIONS)
 
 
-def ansi(table: TableLike, seat: int | None = None) -> str:
+def ansi(table: TableBackend, seat: int | None = None) -> str:
     """The terminal renderer's text of ``seat``'s view (default: the deciding seat, else seat 0)."""
     s = table.seat if seat is None else seat
     if s < 0:

@@ -15,6 +15,8 @@ True
 """
 from __future__ import annotations
 
+from typing import TypeVar, overload
+
 from unotable.actions import CHALLENGE
 from unotable.env.spaces import (
     AWAIT,
@@ -49,6 +51,8 @@ from unotable.views import public_seats_to_act
 
 __all__ = ["encode_game"]
 
+_Out = TypeVar("_Out", bytearray, memoryview)
+
 _ROW = HISTORY_DEPTH * HISTORY_ENTRY
 # By the identity of the Ruleset, keeping it alive (as spaces._ruleset_cached): per seat count and
 # observing seat, the bytes that depend on nothing else (the ruleset block, the seat count, each
@@ -77,8 +81,18 @@ def _template(rules: Ruleset, n: int, seat: int) -> tuple[bytes, tuple[int, ...]
     return _TEMPLATES[key][1], record
 
 
-def encode_game(game: Game, seat: int, history: History, out: bytearray | None = None) -> bytearray:
-    """``encode(game.view(seat), history, out)``, byte for byte, without building the view."""
+@overload
+def encode_game(game: Game, seat: int, history: History, out: None = None) -> bytearray: ...
+
+
+@overload
+def encode_game(game: Game, seat: int, history: History, out: _Out) -> _Out: ...
+
+
+def encode_game(game: Game, seat: int, history: History, out: bytearray | memoryview | None = None
+                ) -> bytearray | memoryview:
+    """``encode(game.view(seat), history, out)``, byte for byte, without building the view; ``out``
+    (``OBS_SIZE`` bytes, a bytearray or a writable memoryview of one) is overwritten and returned."""
     st = game._st  # the engine's state, read as views.player_view reads it
     n = st.n
     rules = st.rules

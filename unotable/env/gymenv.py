@@ -12,10 +12,11 @@ outside the mask raises :class:`~unotable.errors.IllegalActionError` and changes
 as it was), for generic checkers and learners that do not mask.
 
 ``backend``: ``"python"`` (:class:`~unotable.env.table.Table` over the engine, the bots in
-Python) or ``"native"`` (``unotable_native.table.NativeTable``: the table and the opponents in
-the C++ core, which plays ``random``, ``random-stuck`` and ``rule-v1`` draw for draw as the Python
-bots); ``"auto"`` (the default) picks the native one when ``unotable_native`` is importable and
-every opponent is one of those specs by name, else Python. ``"native"`` raises
+Python) or ``"native"`` (:class:`~unotable.env.native_table.NativeTable`: the table and the
+opponents in the C++ core, which plays ``random``, ``random-stuck`` and ``rule-v1`` draw for draw as
+the Python bots); ``"auto"`` (the default) picks the native one when ``unotable_native`` is
+installed and every opponent is one of those specs by name, else Python (:mod:`unotable.env.backend`:
+one interface, so this wrapper holds no branch on it). ``"native"`` raises
 ``NotImplementedError`` for another opponent. Both give the same observations, masks, rewards,
 flags and game from the same seeds and actions (tests/native/test_gym_native.py).
 
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -37,31 +38,13 @@ import numpy as np
 from unotable.arbiter import Agent, derive_seed
 from unotable.bots import make_bot
 from unotable.bots.registry import parse_bot_spec
-from unotable.env.common import LegalDiscrete, TableLike, ansi, choose_backend, observation_box
+from unotable.env.backend import TableBackend, choose_backend
+from unotable.env.common import LegalDiscrete, ansi, check_render_mode, observation_box
 from unotable.env.table import Table
 from unotable.record import Record
 from unotable.rules import Ruleset
 
-__all__ = ["GYM_API", "UnoGymEnv", "make_opponents", "native_gym_available"]
-
-GYM_API = 1
-"""The version of the native table contract (``unotable_native.table.NativeTable`` with
-``opponents``, ``seat`` and ``stop``) the native backend needs."""
-
-
-class GymTable(TableLike, Protocol):
-    """What the Gymnasium env reads of its table: the PettingZoo envs' table and ``stop``."""
-
-    def stop(self) -> None: ...
-
-
-def native_gym_available() -> bool:
-    """Whether ``unotable_native`` is importable and its table plays opponents (``GYM_API``)."""
-    try:
-        import unotable_native.table as native
-    except ImportError:
-        return False
-    return getattr(native, "GYM_API", None) == GYM_API
+__all__ = ["UnoGymEnv", "make_opponents"]
 
 
 def make_opponents(opponents: str | Agent | Sequence[str | Agent], seats: int,
@@ -109,11 +92,9 @@ class UnoGymEnv(gymnasium.Env[np.ndarray, int]):
         if illegal not in ("raise", "lose"):
             raise ValueError(f"illegal={illegal!r} is not one of raise, lose")
         self.illegal = illegal
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r} is not one of ansi, human")
+        self.render_mode = check_render_mode(render_mode)
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < seats):
             raise ValueError(f"seat must be a seat number below {seats} or 'random', not {seat!r}")
-        self.render_mode = render_mode
         self._seat_choice = seat
         self._opponents = opponents
         self._options = {"out_of_turn": out_of_turn, "episode": episode, "reward": reward,
@@ -121,29 +102,27 @@ class UnoGymEnv(gymnasium.Env[np.ndarray, int]):
         self._ruleset = ruleset
         self._seats = seats
         self.learner = 0 if seat == "random" else int(seat)
-        self._tables: dict[int, GymTable] = {}
-        table: GymTable
+        self._tables: dict[int, TableBackend] = {}
+        table: TableBackend
         table, self.backend_name = choose_backend(
-            backend, native_gym_available, lambda: self._native(self.learner),
-            lambda: self._python(self.learner), f"GYM_API == {GYM_API}")
+            backend, lambda: self._native(self.learner), lambda: self._python(self.learner))
         self._tables[self.learner] = self.table = table
         self.observation_space = observation_box()
         self.action_space: gymnasium.spaces.Space[Any] = LegalDiscrete(self._current_mask)
         self._base_seed: int | None = None
         self._episode = 0
 
-    def _python(self, learner: int) -> Table:
+    def _python(self, learner: int) -> TableBackend:
         opponents = make_opponents(self._opponents, self._seats, learner)
         return Table(self._ruleset, self._seats, opponents=opponents, **self._options)  # type: ignore[arg-type]
 
-    def _native(self, learner: int) -> GymTable:
-        from unotable_native.table import NativeTable
+    def _native(self, learner: int) -> TableBackend:
+        from unotable.env.native_table import NativeTable
 
-        table: GymTable = NativeTable(self._ruleset, self._seats, opponents=self._opponents, seat=learner,
-                                       **self._options)  # type: ignore[arg-type]
-        return table
+        return NativeTable(self._ruleset, self._seats, opponents=self._opponents, seat=learner,
+                           **self._options)  # type: ignore[arg-type]
 
-    def _table(self, learner: int) -> GymTable:
+    def _table(self, learner: int) -> TableBackend:
         """The table of this learning seat (one per seat, made on first use, in the env's backend)."""
         if learner not in self._tables:
             make = self._native if self.backend_name == "native" else self._python
@@ -152,12 +131,11 @@ class UnoGymEnv(gymnasium.Env[np.ndarray, int]):
 
     def _current_mask(self) -> np.ndarray | None:
         t = self.table
-        return None if t.done else np.frombuffer(t.mask(), dtype=np.uint8)
+        return None if t.done else t.mask_buf
 
     def _info(self) -> dict[str, Any]:
         t = self.table
-        return {"action_mask": np.frombuffer(t.mask(), dtype=np.uint8).astype(np.int8),
-                "seat": self.learner, "decline": t.decline}
+        return {"action_mask": t.mask_buf.copy(), "seat": self.learner, "decline": t.decline}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
@@ -178,11 +156,13 @@ class UnoGymEnv(gymnasium.Env[np.ndarray, int]):
         return self._observation(), self._info()
 
     def _observation(self) -> np.ndarray:
-        return np.frombuffer(self.table.observation(self.learner), dtype=np.uint8)
+        t = self.table
+        t.observe(self.learner)
+        return t.obs_buf.copy()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         t = self.table
-        mask = t.mask()
+        mask = t.mask_buf
         if self.illegal == "lose" and not t.done and not (0 <= int(action) < len(mask) and mask[int(action)]):
             t.stop()  # a forfeit: the game is left as it was, the learner's episode ends with a loss
             return self._observation(), -1.0, True, False, self._info()
@@ -198,7 +178,7 @@ class UnoGymEnv(gymnasium.Env[np.ndarray, int]):
 
     def action_masks(self) -> np.ndarray:
         """The learning seat's mask as booleans (sb3-contrib's MaskablePPO)."""
-        return np.frombuffer(self.table.mask(), dtype=np.uint8).astype(bool)
+        return self.table.mask_buf.astype(bool)
 
     def render(self) -> str | None:
         if self.render_mode is None:

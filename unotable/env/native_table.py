@@ -1,18 +1,17 @@
-"""One table in the core as :class:`unotable.env.table.Table` plays it: the PettingZoo envs' native
-backend (``unotable.env.aec`` and ``unotable.env.parallel`` with ``backend="native"``) and the
-Gymnasium env's (``unotable.env.gymenv`` with ``backend="native"``).
+"""One table in the core as :class:`unotable.env.table.Table` plays it: the native
+:class:`~unotable.env.backend.TableBackend` of the PettingZoo envs (``unotable.env.aec`` and
+``unotable.env.parallel``) and of the Gymnasium env (``unotable.env.gymenv``).
 
 :class:`NativeTable` steps one table decision point for decision point as ``Table`` does (the same
-VecCore code as the vector backend, :mod:`unotable_native.vector`, with one table and no
-auto-reset) and has the same attributes and methods the envs read: ``seat``, ``decline``,
-``done``, ``terminated``, ``truncated``, ``cycles``, :meth:`step`, :meth:`mask`,
-:meth:`observation`, :meth:`take_rewards`, :meth:`stop`, :meth:`parallel_mask`,
-:meth:`step_parallel`. With ``opponents`` (the core's bots ``random``, ``random-stuck`` and
-``rule-v1``, by name, as :class:`~unotable_native.vector.VecPool` takes them) every seat but
-``seat`` is a bot, drawing from ``seat_rng(episode seed, seat)`` as the Python bots do; the core
-plays them inside :meth:`reset` and :meth:`step` until the learning seat decides. Its
-buffers (``mask_buf``, ``obs_buf``, ``rewards_buf``, ``pobs``, ``pmask``) are numpy arrays
-rewritten in place, for the envs' fast paths.
+VecCore code as the vector backend, :mod:`unotable.env.native_vector`, with one table and no
+auto-reset) and answers the same interface: the status int, the attributes it sums up (``seat``,
+``decline``, ``done``, ``terminated``, ``truncated``), the buffers bound once (``mask_buf``,
+``obs_buf``, ``pobs``, ``pmask``), :meth:`step_code`, :meth:`observe`, :meth:`take_rewards`,
+:meth:`stop`, :meth:`parallel_outputs`, :meth:`step_parallel`. With ``opponents`` (the core's
+bots ``random``, ``random-stuck`` and ``rule-v1``, by name, as
+:class:`~unotable.env.native_vector.VecPool` takes them) every seat but ``seat`` is a bot, drawing
+from ``seat_rng(episode seed, seat)`` as the Python bots do; the core plays them inside
+:meth:`reset` and :meth:`step` until the learning seat decides.
 
 What needs the reference engine is built from the core lazily: :attr:`game` replays the core's
 log of applied actions (the deals included) on a :class:`~unotable.game.Game` from the episode's
@@ -40,29 +39,19 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+from unotable_native import Pool, _core, seed_words
 
-import unotable_native
 from unotable.arbiter import derive_seed
+from unotable.env.backend import CHANGED, DECLINE, DONE, SEAT
+from unotable.env.native_vector import BOTS, NativeUnsupported, core_args, core_specs
 from unotable.env.spaces import NOOP, NUM_ACTIONS, OBS_SIZE, action_at, ruleset_block
 from unotable.env.table import resolve_ruleset
 from unotable.errors import IllegalActionError, InvalidActionError
 from unotable.game import Game
 from unotable.record import Record
 from unotable.rules import Ruleset
-from unotable_native import Pool, native_config, seed_words
-from unotable_native.vector import BOTS, NativeUnsupported, _choice, _specs
 
-__all__ = ["AEC_API", "GYM_API", "NativeTable", "NativeUnsupported"]
-
-AEC_API = 1
-"""The version of the contract with unotable.env's PettingZoo envs that NativeTable implements."""
-
-GYM_API = 1
-"""The version of the contract with unotable.env's Gymnasium env (``opponents``, ``seat``,
-:meth:`NativeTable.stop`)."""
-
-SEAT, DECLINE, DONE, REWARDS, CHANGED = 15, 16, 32, 64, 128
-"""The bits of the core's status int after a reset or a step (see EnvTable.status in the core)."""
+__all__ = ["NativeTable", "NativeUnsupported"]
 
 
 class NativeTable:
@@ -86,24 +75,18 @@ class NativeTable:
                 raise NativeUnsupported("the native table plays bot specs by name, not bot objects")
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
                 raise ValueError(f"seat must be a seat from 0 to {seats - 1}, not {seat!r}")
-            specs = _specs(opponents, seats)
+            specs = core_specs(opponents, seats)
         self.n = seats
-        self.out_of_turn = _choice("out_of_turn", out_of_turn)
-        self.episode = _choice("episode", episode)
-        self.reward = _choice("reward", reward)
-        if max_cycles is not None and (not isinstance(max_cycles, int) or isinstance(max_cycles, bool)
-                                       or max_cycles < 1):
-            raise ValueError(f"max_cycles must be a positive int or None, not {max_cycles!r}")
+        shared = core_args(rules, seats, out_of_turn, episode, reward, max_cycles)
+        self.out_of_turn, self.episode, self.reward = out_of_turn, episode, reward
         self.max_cycles = max_cycles
         names = {number: name for name, number in BOTS.items()}
         others = [s for s in range(seats) if s != seat] if opponents is not None else []
         self.opponents: dict[int, str] = {s: names[b] for s, b in zip(others, specs, strict=True)}
         """Each bot's seat and name (empty without opponents)."""
         self.learners = tuple(s for s in range(seats) if s not in self.opponents)
-        self._core = unotable_native._core.EnvTable(
-            seats, native_config(rules), rules.deck_ids(), list(rules.points), ruleset_block(rules, seats),
-            self.out_of_turn == "auto", self.episode == "match", ("win", "score", "rank").index(self.reward),
-            max_cycles or 0, opponents is not None, seat if opponents is not None else 0, specs)
+        playing = opponents is not None
+        self._core = _core.EnvTable(*shared, playing, seat if playing else 0, specs)
         self.obs_buf = np.zeros(OBS_SIZE, np.uint8)
         self.mask_buf = np.zeros(NUM_ACTIONS, np.int8)
         self.rewards_buf = np.zeros(seats, np.float64)
@@ -162,7 +145,7 @@ class NativeTable:
 
     def _conv(self) -> Pool:
         if self._pool is None:
-            self._pool = Pool(1, self.rules, self.n)
+            self._pool = Pool(1, self.rules, self.n, ruleset_block=ruleset_block)
         return self._pool
 
     def stop(self) -> None:
@@ -219,6 +202,10 @@ class NativeTable:
             mask[NOOP] = 1
         return bytes(mask)
 
+    def observe(self, seat: int) -> None:
+        """Write ``seat``'s observation into :attr:`obs_buf`."""
+        self._core.observe(seat)
+
     def observation(self, seat: int | None = None, out: bytearray | None = None) -> bytearray:
         """``seat``'s observation (default: the deciding seat's), ``OBS_SIZE`` bytes."""
         s = self.seat if seat is None or seat < 0 else seat
@@ -245,12 +232,6 @@ class NativeTable:
     def parallel_outputs(self) -> None:
         """Write every seat's observation into :attr:`pobs` and its Parallel mask into :attr:`pmask`."""
         self._core.parallel_outputs()
-
-    def parallel_mask(self, seat: int) -> np.ndarray:
-        """``seat``'s mask in a simultaneous step (``Table.parallel_legal`` as a mask), a copy."""
-        self._core.parallel_outputs()
-        mask: np.ndarray = self.pmask[seat].copy()
-        return mask
 
     def step_parallel(self, indices: Mapping[int, int]) -> int:
         """``Table.step_parallel``: the seat whose action was applied; its errors, nothing changed."""

@@ -1,11 +1,13 @@
-"""The vector environment's backend in the core: :class:`VecPool` (``unotable.env.vector``'s
-``Backend`` contract, ``ENV_API == 1``).
+"""The vector env's backend in the native core: :class:`VecPool` (a
+:class:`~unotable.env.backend.PoolBackend`, as :class:`unotable.env.vector.PythonBackend`).
 
 It steps ``num_envs`` tables as :class:`unotable.env.table.Table` does, decision point for decision
 point (the out-of-turn chances in the arbiter's order under ``out_of_turn="full"``, none under
 ``"auto"``), with the same rewards, episodes, seeds and NEXT_STEP auto-reset as
 ``unotable.env.vector.PythonBackend``, and writes the same bytes into the same buffers (see
-docs/native.md, "The vector backend"). The loop runs in the core with the GIL released.
+docs/native.md, "The vector backend"). The loop runs in the core (``unotable_native._core``) with
+the GIL released. This adapter lives on the env's side, so the core's package never imports the
+env: it passes the core the observation layout's ruleset block (:func:`~unotable.env.spaces.ruleset_block`).
 
 Opponents: the core has the bots ``random``, ``random-stuck`` and ``rule-v1`` (draw for draw the
 Python bots of the same names, from the same ``seat_rng`` generators); any other spec raises
@@ -21,36 +23,25 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import unotable_native
+import numpy as np
+from unotable_native import Pool, _core, native_config, resolve_ruleset, seed_words
+
+from unotable.env.backend import check_options
 from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE, action_at, ruleset_block
 from unotable.errors import IllegalActionError
 from unotable.rules import Ruleset
-from unotable_native import _ruleset, native_config, seed_words
 
-__all__ = ["BOTS", "ENV_API", "NativeUnsupported", "VecPool"]
-
-ENV_API = 1
-"""The version of unotable.env.vector's backend contract that VecPool implements."""
+__all__ = ["BOTS", "NativeUnsupported", "VecPool", "core_args", "core_specs"]
 
 BOTS = {"random": 0, "random-stuck": 1, "rule-v1": 2}
 """The opponents the core plays itself (the bots of unotable.bots of these names, without options)."""
-
-_CHOICES = {"out_of_turn": ("full", "auto"), "episode": ("round", "match"),
-            "reward": ("win", "score", "rank")}
 
 
 class NativeUnsupported(NotImplementedError):
     """An option the core does not offer (an opponent it has no port of): use the Python backend."""
 
 
-def _choice(name: str, value: object) -> str:
-    allowed = _CHOICES[name]
-    if value not in allowed:
-        raise ValueError(f"{name}={value!r} is not one of {', '.join(allowed)}")
-    return str(value)
-
-
-def _specs(opponents: object, seats: int) -> list[int]:
+def core_specs(opponents: object, seats: int) -> list[int]:
     """The core's bot number for each other seat, in seat order."""
     from unotable.bots.registry import parse_bot_spec
 
@@ -70,6 +61,16 @@ def _specs(opponents: object, seats: int) -> list[int]:
             raise NativeUnsupported(f"the native core has no opponent {spec!r} (it plays {', '.join(BOTS)})")
         out.append(BOTS[name])
     return out
+
+
+def core_args(rules: Ruleset, seats: int, out_of_turn: str, episode: str, reward: str,
+              max_cycles: int | None) -> tuple[Any, ...]:
+    """The arguments the core's ``EnvTable`` and ``VecPool`` share, after ``num_envs``: the seat
+    count, the ruleset as the core reads it, the observation layout's ruleset block and the
+    table options (checked: ``ValueError``)."""
+    oot, ep, rw, cycles = check_options(out_of_turn, episode, reward, max_cycles)
+    return (seats, native_config(rules), rules.deck_ids(), list(rules.points), ruleset_block(rules, seats),
+            oot == "auto", ep == "match", ("win", "score", "rank").index(rw), cycles or 0)
 
 
 class VecPool:
@@ -93,26 +94,19 @@ class VecPool:
                  out_of_turn: str = "full", episode: str = "round", reward: str = "win",
                  max_cycles: int | None = None, opponents: str | Sequence[str] | None = None,
                  seat: int | str = 0) -> None:
-        # the constructor of unotable.env.vector's Backend contract
-        import numpy as np
-
-        rules = _ruleset(ruleset)
+        # the constructor of the PoolBackend contract (unotable.env.backend)
+        rules = resolve_ruleset(ruleset)
         if not isinstance(seats, int) or isinstance(seats, bool):
             raise ValueError(f"seats must be an int, not {seats!r}")
         rules.validate_seats(seats)
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
-        oot = _choice("out_of_turn", out_of_turn)
-        ep = _choice("episode", episode)
-        rw = _choice("reward", reward)
-        if max_cycles is not None and (not isinstance(max_cycles, int) or isinstance(max_cycles, bool)
-                                       or max_cycles < 1):
-            raise ValueError(f"max_cycles must be a positive int or None, not {max_cycles!r}")
+        shared = core_args(rules, seats, out_of_turn, episode, reward, max_cycles)
         specs: list[int] = []
         learner = 0
         random_seat = False
         if opponents is not None:
-            specs = _specs(opponents, seats)
+            specs = core_specs(opponents, seats)
             if seat == "random":
                 random_seat = True
             elif isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats:
@@ -122,10 +116,7 @@ class VecPool:
         self.num_envs = num_envs
         self.n = seats
         self.rules = rules
-        self._core = unotable_native._core.VecPool(
-            num_envs, seats, native_config(rules), rules.deck_ids(), list(rules.points),
-            ruleset_block(rules, seats), oot == "auto", ep == "match", ("win", "score", "rank").index(rw),
-            max_cycles or 0, opponents is not None, random_seat, learner, specs)
+        self._core = _core.VecPool(num_envs, *shared, opponents is not None, random_seat, learner, specs)
         layout = (("obs", (OBS_SIZE,), np.uint8), ("mask", (NUM_ACTIONS,), np.uint8),
                   ("reward", (seats,), np.float32), ("acted", (), np.int8), ("terminated", (), np.bool_),
                   ("truncated", (), np.bool_), ("seat", (), np.int8))
@@ -133,7 +124,7 @@ class VecPool:
             setattr(self, field, np.zeros((num_envs, *shape), dtype=dtype))
         self.acted.fill(-1)
         self._started = False
-        self._pool: unotable_native.Pool | None = None
+        self._pool: Pool | None = None
 
     def _buffers(self) -> tuple[Any, ...]:
         return (self.obs, self.mask, self.reward, self.acted, self.terminated, self.truncated, self.seat)
@@ -161,19 +152,17 @@ class VecPool:
             self._core.load(pool._core, words, texts, *self._buffers())
         self._started = True
 
-    def _positions_pool(self) -> unotable_native.Pool:
+    def _positions_pool(self) -> Pool:
         """A Pool of this ruleset, seat count and size: the positions' states are loaded there, then
         copied into the rows (kept for the next reset from positions)."""
         if self._pool is None:
-            self._pool = unotable_native.Pool(self.num_envs, self.rules, self.n)
+            self._pool = Pool(self.num_envs, self.rules, self.n, ruleset_block=ruleset_block)
         return self._pool
 
     def step(self, actions: Any) -> None:
         """Apply one action index per row (NEXT_STEP auto-reset: a row whose episode ended resets and
         ignores its action). A bad action raises the error the Python backend raises for it, and no
         table changes."""
-        import numpy as np
-
         if not self._started:
             raise IllegalActionError("reset the pool before stepping it")
         acts = np.asarray(actions)

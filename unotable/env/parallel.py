@@ -5,8 +5,9 @@ in the arbiter's order, else the active seat's; the others are dropped (the onli
 first-come-first-served rule in batch form). The active seat's mask never holds NOOP; every other
 seat's does (alone when it has nothing to do). ``max_cycles`` truncates after that many steps.
 
-``backend="auto"`` (default), ``"python"`` or ``"native"`` as the AEC env's (:mod:`unotable.env.common`):
-on the native backend one core call writes every seat's observation and mask per step.
+``backend="auto"`` (default), ``"python"`` or ``"native"`` as the AEC env's (:mod:`unotable.env.backend`):
+one call of the table writes every seat's observation and mask per step (on the native backend,
+one core call).
 
 >>> from unotable.env import parallel_env
 >>> env = parallel_env("official", seats=3, backend="python")
@@ -20,16 +21,14 @@ on the native backend one core call writes every seat's observation and mask per
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 from pettingzoo import ParallelEnv
 
 from unotable.env.common import TableEnv
-from unotable.env.spaces import NOOP, NUM_ACTIONS, index_of
-from unotable.env.table import Table
-from unotable.rules import Ruleset
+from unotable.env.spaces import NUM_ACTIONS
 
 __all__ = ["UnoParallelEnv"]
 
@@ -39,22 +38,8 @@ class UnoParallelEnv(TableEnv, ParallelEnv[str, dict[str, np.ndarray], int]):
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "unotable_v0"}
 
-    def __init__(
-        self,
-        ruleset: Ruleset | str | Mapping[str, Any] = "official",
-        seats: int = 4,
-        *,
-        render_mode: str | None = None,
-        seed: int | None = None,
-        backend: str = "auto",
-        **options: Any,
-    ) -> None:
-        """``options``: ``out_of_turn``, ``episode``, ``reward``, ``max_cycles`` (see
-        :class:`~unotable.env.table.Table`); ``backend``: ``"auto"``, ``"python"`` or ``"native"``."""
+    def _init_state(self) -> None:
         self._masks: dict[int, np.ndarray] = {}
-        self._setup(ruleset, seats, render_mode, seed, options, backend)
-        self._fast: Any = self.table if self.backend_name == "native" else None
-        self._python: Table | None = self.table if isinstance(self.table, Table) else None
         self.agents: list[str] = []
 
     def _mask_getter(self, seat: int) -> Callable[[], np.ndarray | None]:
@@ -62,37 +47,18 @@ class UnoParallelEnv(TableEnv, ParallelEnv[str, dict[str, np.ndarray], int]):
             return self._masks.get(seat)
         return mask
 
-    def _mask(self, seat: int) -> np.ndarray:
-        assert self._python is not None
-        legal, decline = self._python.parallel_legal(seat)
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        for a in legal:
-            mask[index_of(a, seat, self._python.n)] = 1
-        if decline:
-            mask[NOOP] = 1
-        return mask
-
     def _outputs(self) -> tuple[dict[str, Any], dict[str, Any]]:
         t = self.table
         obs: dict[str, Any] = {}
         infos: dict[str, Any] = {}
         self._masks = {}
-        fast = self._fast
-        if fast is not None:  # every seat's observation and mask in one core call
-            fast.parallel_outputs()
-            pobs, pmask = fast.pobs, fast.pmask
-            for agent in self.agents:
-                i = int(agent[5:])
-                mask = pmask[i].copy()
-                self._masks[i] = mask
-                obs[agent] = {"observation": pobs[i].copy(), "action_mask": mask}
-                infos[agent] = {"action_mask": mask}
-            return obs, infos
+        t.parallel_outputs()  # every seat's observation and mask in one call
+        pobs, pmask = t.pobs, t.pmask
         for agent in self.agents:
             i = int(agent[5:])
-            mask = self._mask(i)
+            mask = pmask[i].copy()
             self._masks[i] = mask
-            obs[agent] = {"observation": np.frombuffer(t.observation(i), dtype=np.uint8), "action_mask": mask}
+            obs[agent] = {"observation": pobs[i].copy(), "action_mask": mask}
             infos[agent] = {"action_mask": mask}
         return obs, infos
 
@@ -106,12 +72,7 @@ class UnoParallelEnv(TableEnv, ParallelEnv[str, dict[str, np.ndarray], int]):
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool],
                                                      dict[str, bool], dict[str, Any]]:
         t = self.table
-        submitted = {int(a[5:]): int(v) for a, v in actions.items()}
-        if self._fast is not None:
-            self._fast.step_parallel(submitted)
-        else:
-            assert self._python is not None
-            self._python.step_parallel(submitted)
+        t.step_parallel({int(a[5:]): int(v) for a, v in actions.items()})
         rewards = t.take_rewards()
         live = self.agents
         r = {a: rewards[int(a[5:])] for a in live}
@@ -121,10 +82,7 @@ class UnoParallelEnv(TableEnv, ParallelEnv[str, dict[str, np.ndarray], int]):
         obs, infos = self._outputs()
         for a in live:
             if a not in obs:
-                i = int(a[5:])
-                seen = self._fast.pobs[i].copy() if self._fast is not None \
-                    else np.frombuffer(t.observation(i), dtype=np.uint8)
-                obs[a] = {"observation": seen,
+                obs[a] = {"observation": t.pobs[int(a[5:])].copy(),
                           "action_mask": np.zeros(NUM_ACTIONS, dtype=np.int8)}
                 infos[a] = {"action_mask": obs[a]["action_mask"]}
         if self.render_mode == "human":

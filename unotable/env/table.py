@@ -1,9 +1,11 @@
 """One table as a sequence of decision points: the engine under every wrapper of :mod:`unotable.env`.
 
-Pure Python (no numpy), so it is also the reference of the vector env's Python backend. A
-:class:`Table` holds a :class:`~unotable.game.Game`, the public :class:`~unotable.env.spaces.History`
-of the round and the current *decision point*: the seat that decides (:attr:`Table.seat`), whether
-it may decline (:attr:`Table.decline`, an out-of-turn chance), and its legal actions.
+The Python :class:`~unotable.env.backend.TableBackend` (the core's is
+:class:`unotable.env.native_table.NativeTable`) and the reference of the vector env's Python
+backend. A :class:`Table` holds a :class:`~unotable.game.Game`, the public
+:class:`~unotable.env.spaces.History` of the round and the current *decision point*: the seat
+that decides (:attr:`Table.seat`), whether it may decline (:attr:`Table.decline`, an
+out-of-turn chance), and its legal actions.
 
 Decision points follow :mod:`unotable.arbiter`'s order exactly. After every applied action (and
 after a deal), each seat other than the active one that has a legal action (an UNO call, a catch, a
@@ -35,6 +37,11 @@ rank: -1, score: its change), and nothing at the end.
 ``max_cycles`` truncates the episode once that many actions have been applied to the table
 (declines are not actions).
 
+As every backend, it sums up each reset and step in a status int (:attr:`Table.code`, the bits of
+:mod:`unotable.env.backend`) and writes the decision point's mask into :attr:`Table.mask_buf`, a
+numpy array bound once (the observations into :attr:`Table.obs_buf` on :meth:`Table.observe`,
+every seat's into :attr:`Table.pobs` and :attr:`Table.pmask` on :meth:`Table.parallel_outputs`).
+
 >>> t = Table("official", 3)
 >>> t.reset(seed=11)
 >>> t.seat == t.game.active_seat, t.decline, len(t.observation())
@@ -51,8 +58,12 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from unotable.actions import CALL_UNO, CATCH, PLAY, Action, Play
 from unotable.arbiter import Agent, derive_seed, offer_order, seat_rngs
+from unotable.env import backend as status
+from unotable.env.backend import TableBackend, check_options
 from unotable.env.fast import encode_game
 from unotable.env.spaces import DRAW_INDEX, NOOP, NUM_ACTIONS, OBS_SIZE, History, action_at, index_of
 from unotable.errors import IllegalActionError, InvalidActionError, RulesetError
@@ -62,11 +73,9 @@ from unotable.rules import Ruleset, Scoring
 from unotable.scoring import team_of
 from unotable.state import Phase
 
-__all__ = ["EPISODES", "OUT_OF_TURN", "REWARDS", "Table", "auto_legal", "resolve_ruleset"]
+__all__ = ["Table", "auto_legal", "resolve_ruleset"]
 
-OUT_OF_TURN = ("full", "auto")
-EPISODES = ("round", "match")
-REWARDS = ("win", "score", "rank")
+_NO_MASK = bytes(NUM_ACTIONS)
 
 
 def resolve_ruleset(ruleset: Ruleset | str | Mapping[str, Any]) -> Ruleset:
@@ -129,12 +138,6 @@ def _indexed(legal: list[Action], seat: int, n: int, auto: bool) -> tuple[list[A
     return (kept if auto else legal), by_index
 
 
-def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
-    if value not in allowed:
-        raise ValueError(f"{name}={value!r} is not one of {', '.join(allowed)}")
-    return str(value)
-
-
 class Table:
     """One table's episode as decision points (see the module docstring)."""
 
@@ -152,12 +155,8 @@ class Table:
         self.rules = resolve_ruleset(ruleset)
         self.rules.validate_seats(seats)
         self.n = seats
-        self.out_of_turn = _choice("out_of_turn", out_of_turn, OUT_OF_TURN)
-        self.episode = _choice("episode", episode, EPISODES)
-        self.reward = _choice("reward", reward, REWARDS)
-        if max_cycles is not None and (not isinstance(max_cycles, int) or max_cycles < 1):
-            raise ValueError(f"max_cycles must be a positive int or None, not {max_cycles!r}")
-        self.max_cycles = max_cycles
+        self.out_of_turn, self.episode, self.reward, self.max_cycles = check_options(
+            out_of_turn, episode, reward, max_cycles)
         self.opponents: dict[int, Agent] = dict(opponents or {})
         bad = [s for s in self.opponents if not 0 <= s < seats]
         if bad:
@@ -177,8 +176,21 @@ class Table:
         self.terminated = [False] * seats
         self.truncated = [False] * seats
         self.done = True
+        self.code = status.DONE
+        self._changed = False  # a terminated or truncated flag changed (the status bit CHANGED)
         self.cycles = 0
         self.episode_seed = 0
+        # the bound buffers, numpy views of bytearrays the engine's encoder writes into
+        self._mask_bytes = bytearray(NUM_ACTIONS)
+        self.mask_buf = np.frombuffer(self._mask_bytes, dtype=np.int8)
+        self._obs_bytes = bytearray(OBS_SIZE)
+        self.obs_buf = np.frombuffer(self._obs_bytes, dtype=np.uint8)
+        self._pobs_bytes = bytearray(OBS_SIZE * seats)
+        self.pobs = np.frombuffer(self._pobs_bytes, dtype=np.uint8).reshape(seats, OBS_SIZE)
+        rows = memoryview(self._pobs_bytes)
+        self._pobs_rows = [rows[s * OBS_SIZE:(s + 1) * OBS_SIZE] for s in range(seats)]
+        self._pmask_bytes = bytearray(NUM_ACTIONS * seats)
+        self.pmask = np.frombuffer(self._pmask_bytes, dtype=np.int8).reshape(seats, NUM_ACTIONS)
         self._declined: dict[int, tuple[int, int]] = {}
         self._map: dict[int, Action] = {}
         self._map_for: list[Action] | None = None
@@ -215,6 +227,19 @@ class Table:
         self._start_round()
         self._feed()
         self._advance()
+        self._changed = True
+        self._status()
+
+    def _status(self) -> int:
+        """The status int of the last reset or step (:attr:`code`), from the attributes it sums up."""
+        code = status.DONE if self.done else self.seat | (status.DECLINE if self.decline else 0)
+        if any(self.rewards):
+            code |= status.REWARDS
+        if self._changed:
+            code |= status.CHANGED
+            self._changed = False
+        self.code = code
+        return code
 
     def _start_round(self) -> None:
         g = self.game
@@ -342,6 +367,12 @@ class Table:
         kept, by_index = _indexed(legal, seat, self.n, auto)
         self.seat, self.decline, self.legal = seat, decline, kept
         self._map, self._map_for = by_index, kept
+        mask = self._mask_bytes
+        mask[:] = _NO_MASK
+        for i in by_index:
+            mask[i] = 1
+        if decline:
+            mask[NOOP] = 1
 
     # ------------------------------------------------------------ simultaneous decisions (Parallel)
 
@@ -385,7 +416,23 @@ class Table:
         seat = next(s for s in order if s in chosen)
         self._apply(seat, chosen[seat])
         self._settle()
+        self._status()
         return seat
+
+    def parallel_outputs(self) -> None:
+        """Write every seat's observation into :attr:`pobs` and its :meth:`parallel_legal` as a
+        mask into :attr:`pmask` (NOOP where it may decline)."""
+        g, history, n = self.game, self.history, self.n
+        masks = self._pmask_bytes
+        masks[:] = bytes(len(masks))
+        for seat, row in enumerate(self._pobs_rows):
+            encode_game(g, seat, history, row)
+            legal, decline = self.parallel_legal(seat)
+            base = seat * NUM_ACTIONS
+            for a in legal:
+                masks[base + index_of(a, seat, n)] = 1
+            if decline:
+                masks[base + NOOP] = 1
 
     def _ask(self, seat: int, legal: list[Action], out_of_turn: bool) -> Action | None:
         agent = self.opponents[seat]
@@ -421,6 +468,10 @@ class Table:
         An index that is not in the mask raises :class:`~unotable.errors.IllegalActionError` (or
         :class:`~unotable.errors.InvalidActionError` when it is no index at all) and changes nothing.
         """
+        self.step_code(index)
+
+    def step_code(self, index: int) -> int:
+        """:meth:`step`, returning the status int (:attr:`code`)."""
         if self.done:
             raise IllegalActionError("the episode is over: reset the table")
         if not isinstance(index, int) or isinstance(index, bool):
@@ -435,7 +486,7 @@ class Table:
             g = self.game
             self._declined[seat] = (g.action_count, g.last_seq)
             self._advance()
-            return
+            return self._status()
         action = self.legal_by_index().get(index)
         if action is None:
             action = action_at(index, seat, self.n)  # InvalidActionError for no index at all
@@ -444,6 +495,7 @@ class Table:
                                      f"legal: {legal}")
         self._apply(seat, action)
         self._advance()
+        return self._status()
 
     def legal_by_index(self) -> dict[int, Action]:
         """The decision point's legal actions by their index (made once per decision point)."""
@@ -454,15 +506,9 @@ class Table:
         return self._map
 
     def mask(self) -> bytearray:
-        """The mask of the current decision point (``NUM_ACTIONS`` bytes; all zero once done)."""
-        mask = bytearray(NUM_ACTIONS)
-        if self.done:
-            return mask
-        for i in self.legal_by_index():
-            mask[i] = 1
-        if self.decline:
-            mask[NOOP] = 1
-        return mask
+        """The mask of the current decision point (``NUM_ACTIONS`` bytes; all zero once done): a
+        copy of :attr:`mask_buf`."""
+        return bytearray(self._mask_bytes)
 
     def mask_for(self, seat: int) -> bytearray:
         """``seat``'s mask now: the decision point's for its seat, else NOOP alone (it has no
@@ -480,6 +526,10 @@ class Table:
         if s < 0:
             s = 0
         return encode_game(self.game, s, self.history, out)
+
+    def observe(self, seat: int) -> None:
+        """Write ``seat``'s observation into :attr:`obs_buf`."""
+        encode_game(self.game, seat, self.history, self._obs_bytes)
 
     def take_rewards(self) -> list[float]:
         """The rewards since the last call, per seat (and reset them to zero)."""
@@ -499,6 +549,7 @@ class Table:
     def _knock(self, seat: int) -> None:
         self.rewards[seat] += self._loss(seat)
         self.terminated[seat] = True
+        self._changed = True
 
     def _score_delta(self, seat: int) -> float:
         r = self.rules
@@ -555,6 +606,7 @@ class Table:
                     if self.reward != "score":
                         self.rewards[s] += self._loss(s)
                     self.terminated[s] = True
+                    self._changed = True
 
     def _finish(self, scored: bool = False) -> None:
         g = self.game
@@ -573,24 +625,27 @@ class Table:
                     self.rewards[s] += v
         for s in range(self.n):
             self.terminated[s] = True
-        self.done = True
-        self.seat = -1
-        self.decline = False
-        self.legal = []
+        self._end()
 
     def stop(self) -> None:
         """End the episode now for every seat (the learner of a single-agent env is out)."""
         if not self.done:
             self._finish(scored=True)
+            self._status()
 
     def _truncate(self) -> None:
         for s in range(self.n):
             if not self.terminated[s]:
                 self.truncated[s] = True
+        self._end()
+
+    def _end(self) -> None:
         self.done = True
         self.seat = -1
         self.decline = False
         self.legal = []
+        self._mask_bytes[:] = _NO_MASK
+        self._changed = True
 
     # ------------------------------------------------------------ records and critics
 
@@ -608,7 +663,7 @@ STATE_SIZE = 10 * 74 + 74 + OBS_SIZE
 card counts, then ``seat``'s observation."""
 
 
-def state_bytes(table: Table, seat: int | None = None) -> bytearray:
+def state_bytes(table: TableBackend, seat: int | None = None) -> bytearray:
     """The whole table for centralised critics (hidden cards included: never give it to a policy)."""
     s = table.seat if seat is None or seat < 0 else seat
     s = max(s, 0)

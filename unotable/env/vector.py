@@ -27,14 +27,14 @@ another option key, a list of the wrong length, a malformed position or one of a
 seat count raises ``ValueError`` or :class:`~unotable.errors.PositionError` (naming the table), and
 no table changes.
 
-The tables live in a *backend* (:class:`Backend`): :class:`PythonBackend` (this module, over
-:class:`~unotable.env.table.Table`) or the native core's, which ``backend="auto"`` picks when
-``unotable_native`` declares ``ENV_API == 1`` (a ``VecPool`` class with the same constructor,
-buffers, ``reset`` and ``step``). Both give identical results from the same seeds (the
-differential tests of tests/native/test_vecpool.py). The core plays the opponents ``random``,
-``random-stuck`` and ``rule-v1`` itself; for any other opponent its ``VecPool`` raises
-``NotImplementedError`` and ``backend="auto"`` uses the Python backend (``backend="native"``
-raises it).
+The tables live in a backend (a :class:`~unotable.env.backend.PoolBackend`):
+:class:`PythonBackend` (this module, one :class:`~unotable.env.table.Table` per row) or the native
+core's (:class:`~unotable.env.native_vector.VecPool`, with the same constructor, buffers, ``reset``
+and ``step``), which ``backend="auto"`` picks when ``unotable_native`` is installed. Both give
+identical results from the same seeds (the differential tests of tests/native/test_vecpool.py).
+The core plays the opponents ``random``, ``random-stuck`` and ``rule-v1`` itself; for any other
+opponent its ``VecPool`` raises ``NotImplementedError`` and ``backend="auto"`` uses the Python
+backend (``backend="native"`` raises it).
 
 >>> from unotable.env import vector_env
 >>> envs = vector_env(4, "official", seats=2, opponents="random", backend="python")
@@ -55,14 +55,15 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from unotable.arbiter import derive_seed
-from unotable.env.common import action_box, choose_backend, observation_box
+from unotable.env.backend import PoolBackend, choose_backend
+from unotable.env.common import action_box, observation_box
 from unotable.env.gymenv import make_opponents
 from unotable.env.positions import read_positions
 from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE
@@ -70,40 +71,7 @@ from unotable.env.table import Table, resolve_ruleset
 from unotable.errors import RulesetError
 from unotable.rules import Ruleset
 
-__all__ = ["Backend", "PythonBackend", "UnoVectorEnv", "native_backend_available"]
-
-ENV_API = 1
-"""The version of the backend contract below that a native core must declare to be picked."""
-
-
-class Backend(Protocol):
-    """What the vector env needs from a pool of tables.
-
-    Constructor: ``(num_envs, ruleset: Ruleset, seats, *, out_of_turn, episode, reward,
-    max_cycles, opponents: list[str] | None, seat: int | str)``. Buffers, bound once and rewritten
-    in place: ``obs`` uint8 (N, 854), ``mask`` uint8 (N, 445), ``reward`` float32 (N, seats) (the
-    rewards of the last step, per seat), ``acted`` int8 (N,) (the seat whose action the last step
-    applied, -1 for a reset row), ``terminated``/``truncated`` bool (N,), ``seat`` int8 (N,) (the
-    seat that decides next; in opponent mode the learner). ``reset(seeds, positions=None)``
-    starts every table from its seed, or with ``positions`` (one position document per table)
-    table ``i``'s first episode from ``positions[i]``, its later ones from its seed; it checks every
-    seed and position first (``RulesetError``, ``PositionError``, ``ValueError``, read by
-    :func:`unotable.env.positions.read_positions`) and changes no table when one is bad.
-    ``step(actions)`` applies int actions (N,) with NEXT_STEP auto-reset.
-    """
-
-    num_envs: int
-    obs: np.ndarray
-    mask: np.ndarray
-    reward: np.ndarray
-    acted: np.ndarray
-    terminated: np.ndarray
-    truncated: np.ndarray
-    seat: np.ndarray
-
-    def reset(self, seeds: Sequence[int], positions: Sequence[Mapping[str, Any]] | None = None) -> None: ...
-
-    def step(self, actions: np.ndarray) -> None: ...
+__all__ = ["PythonBackend", "UnoVectorEnv"]
 
 
 class PythonBackend:
@@ -180,12 +148,17 @@ class PythonBackend:
         t = self.tables[i]
         seat = max(t.seat, 0) if self.opponents is None else self.learner[i]
         self.seat[i] = seat
-        self.obs[i] = np.frombuffer(t.observation(seat), dtype=np.uint8)
-        self.mask[i] = np.frombuffer(t.mask() if t.seat == seat else bytes(NUM_ACTIONS), dtype=np.uint8)
+        t.observe(seat)
+        self.obs[i] = t.obs_buf
+        if t.seat == seat:
+            self.mask[i] = t.mask_buf
+        else:
+            self.mask[i] = 0
 
     def reset(self, seeds: Sequence[int], positions: Sequence[Mapping[str, Any]] | None = None) -> None:
         """Start every table from its seed, or its first episode from ``positions[i]`` (the
-        :class:`Backend` contract); every seed and position is checked before any table changes."""
+        :class:`~unotable.env.backend.PoolBackend` contract); every seed and position is checked
+        before any table changes."""
         bases = [int(s) for s in seeds]
         if len(bases) != self.num_envs:
             raise ValueError(f"{len(bases)} seeds for {self.num_envs} envs")
@@ -212,15 +185,6 @@ class PythonBackend:
             self.acted[i] = actor
             self._flags(i)
             self._write(i)
-
-
-def native_backend_available() -> bool:
-    """Whether ``unotable_native`` is importable and declares this module's backend contract."""
-    try:
-        import unotable_native
-    except ImportError:
-        return False
-    return getattr(unotable_native, "ENV_API", None) == ENV_API and hasattr(unotable_native, "VecPool")
 
 
 class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
@@ -250,17 +214,14 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         options: dict[str, Any] = {"out_of_turn": out_of_turn, "episode": episode, "reward": reward,
                                    "max_cycles": max_cycles, "opponents": opponents, "seat": seat}
 
-        def native() -> Backend:
-            import importlib
+        def native() -> PoolBackend:
+            from unotable.env.native_vector import VecPool
 
-            core: Any = importlib.import_module("unotable_native")
-            made: Backend = core.VecPool(num_envs, rules, seats, **options)
-            return made  # (NotImplementedError: an opponent the core has no port of)
+            return VecPool(num_envs, rules, seats, **options)  # NotImplementedError: an opponent it lacks
 
-        self.pool: Backend
+        self.pool: PoolBackend
         self.pool, self.backend_name = choose_backend(
-            backend, native_backend_available, native,
-            lambda: PythonBackend(num_envs, rules, seats, **options), "ENV_API == 1")
+            backend, native, lambda: PythonBackend(num_envs, rules, seats, **options))
         self.num_envs = num_envs
         self.seats = seats
         self.self_play = opponents is None
