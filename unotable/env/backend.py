@@ -123,7 +123,8 @@ class TableBackend(Protocol):
     def observe(self, seat: int) -> None:
         """Write ``seat``'s observation into :attr:`obs_buf`."""
 
-    def observation(self, seat: int | None = None, out: bytearray | None = None) -> bytearray:
+    def observation(self, seat: int | None = None, out: bytearray | memoryview | None = None
+                    ) -> bytearray | memoryview:
         """``seat``'s observation (default: the deciding seat's) as bytes."""
 
     def take_rewards(self) -> list[float]:

@@ -206,7 +206,8 @@ class NativeTable:
         """Write ``seat``'s observation into :attr:`obs_buf`."""
         self._core.observe(seat)
 
-    def observation(self, seat: int | None = None, out: bytearray | None = None) -> bytearray:
+    def observation(self, seat: int | None = None, out: bytearray | memoryview | None = None
+                    ) -> bytearray | memoryview:
         """``seat``'s observation (default: the deciding seat's), ``OBS_SIZE`` bytes."""
         s = self.seat if seat is None or seat < 0 else seat
         self._core.observe(max(s, 0))

@@ -520,7 +520,8 @@ class Table:
             mask[NOOP] = 1
         return mask
 
-    def observation(self, seat: int | None = None, out: bytearray | None = None) -> bytearray:
+    def observation(self, seat: int | None = None, out: bytearray | memoryview | None = None
+                    ) -> bytearray | memoryview:
         """``seat``'s observation (default: the deciding seat's), ``OBS_SIZE`` bytes."""
         s = self.seat if seat is None or seat < 0 else seat
         if s < 0:

@@ -104,6 +104,10 @@ class PythonBackend:
         self.tables = [self._table(i, self.learner[i]) for i in range(num_envs)]
         self.obs = np.zeros((num_envs, OBS_SIZE), dtype=np.uint8)
         self.mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.uint8)
+        # each row's observation written in place by its table; the masks as the tables' dtype
+        flat = self.obs.reshape(-1).data
+        self._obs_rows = [flat[i * OBS_SIZE:(i + 1) * OBS_SIZE] for i in range(num_envs)]
+        self._masks = self.mask.view(np.int8)
         self.reward = np.zeros((num_envs, seats), dtype=np.float32)
         self.acted = np.full(num_envs, -1, dtype=np.int8)
         self.terminated = np.zeros(num_envs, dtype=bool)
@@ -148,10 +152,9 @@ class PythonBackend:
         t = self.tables[i]
         seat = max(t.seat, 0) if self.opponents is None else self.learner[i]
         self.seat[i] = seat
-        t.observe(seat)
-        self.obs[i] = t.obs_buf
+        t.observation(seat, self._obs_rows[i])
         if t.seat == seat:
-            self.mask[i] = t.mask_buf
+            self._masks[i] = t.mask_buf
         else:
             self.mask[i] = 0
 
