@@ -549,6 +549,7 @@ struct PyRng {
 }  // namespace
 
 #include "vecpool_bind.hpp"
+#include "arena_bind.hpp"
 
 NB_MODULE(_core, m) {
     m.doc() = "The native core of unotable (see docs/native.md).";
@@ -588,4 +589,5 @@ NB_MODULE(_core, m) {
         .def("get_state", &Pool::get_state, nb::arg("i"))
         .def("set_state", &Pool::set_state, nb::arg("i"), nb::arg("state"));
     bind_vecpool(m);
+    bind_arena(m);
 }

@@ -199,6 +199,10 @@ struct Table {
 struct Engine {
     const Rules& R;
     Table& t;
+    // An observer of resolve's Drew events (seat, count > 0, whether it was the seat's own draw
+    // action), for the public record the policies keep (policies/tracker.hpp); none by default.
+    void (*on_drew)(void* ctx, int seat, int count, bool own) = nullptr;
+    void* on_drew_ctx = nullptr;
 
     // ------------------------------------------------------------ setup (unotable/state.py)
 
@@ -541,6 +545,7 @@ struct Engine {
         int last;
         bool knocked;
         int got = take_cards(s, count, U_COUNT, -1, &last, &knocked);
+        if (on_drew && got) on_drew(on_drew_ctx, s, got, false);
         if (knocked) knock_out(s);
         return got;
     }
@@ -1023,6 +1028,7 @@ struct Engine {
         int last;
         bool knocked;
         int got = take_cards(s, R.draw_until_playable ? NO_END : 1, U_PLAYABLE, -1, &last, &knocked);
+        if (on_drew && got) on_drew(on_drew_ctx, s, got, true);
         if (knocked) {
             knock_out(s);
             if (t.phase < PH_ROUND_OVER) begin_turn(t.next_seat(s));

@@ -13,6 +13,15 @@ seat's cards once. With ``--games`` a multiple of the seat count, every block is
 Every game's seed and every bot's RNG derive from ``--seed`` and the game's index alone, so the
 same command prints the same results whatever ``--jobs`` is.
 
+**In the core.** When every seat's bot has a policy in the native core (``unotable_native.arena``:
+random, random-stuck, rule-v1, mixbot, mixbot2, with their default options), the core is
+installed, the mode is ``round`` and the seed is from 0 to 2**64 - 1, :func:`run_arena` plays the
+games there (``engine="auto"``, the default; ``engine="native"`` demands it and raises
+``ValueError`` saying why not; ``engine="python"`` never uses it). The core plays the same games:
+the same deals, rotations, generators and arbiter order, decision for decision
+(tests/native/test_arena.py), so the same seed gives the same table on either engine;
+``--jobs`` becomes threads.
+
 The table gives, per bot (the same bot in several seats is counted together, per seat-game): the
 win rate with a 95% Wilson interval, the fair share (1/seats; 1/2 with partnerships, where a team
 wins together), the mean points scored per seat-game and the mean number of its own turn actions.
@@ -214,6 +223,13 @@ class ArenaResult:
     no_winner: int
     seconds: float = field(default=0.0, compare=False)
     results: tuple[GameResult, ...] = field(default=(), compare=False, repr=False)
+    engine: str = field(default="python", compare=False)
+    """Which engine played the games: ``python`` (the arbiter) or ``native`` (the core)."""
+
+    @property
+    def rounds_per_s(self) -> float:
+        """Games (rounds or matches) per second of wall time, the whole run included."""
+        return self.games / self.seconds if self.seconds > 0 else 0.0
 
     def row(self, bot: str) -> BotRow:
         for r in self.rows:
@@ -279,7 +295,8 @@ def _line(cells: Sequence[str], widths: Sequence[int]) -> str:
     return "  ".join(parts)
 
 
-def summarize(config: Config, preset: str, results: Sequence[GameResult], seconds: float) -> ArenaResult:
+def summarize(config: Config, preset: str, results: Sequence[GameResult], seconds: float,
+              engine: str = "python") -> ArenaResult:
     rules = config.rules()
     n = config.seats
     fair = 0.5 if rules.partnership else 1.0 / n
@@ -320,7 +337,7 @@ def summarize(config: Config, preset: str, results: Sequence[GameResult], second
         )
     return ArenaResult(
         preset, rules, n, config.bots, len(results), config.seed, config.mode, tuple(rows),
-        unfinished, no_winner, seconds, tuple(results),
+        unfinished, no_winner, seconds, tuple(results), engine,
     )
 
 
@@ -346,16 +363,20 @@ def run_arena(
     options: dict[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
     max_actions: int = 100_000,
+    engine: str = "auto",
 ) -> ArenaResult:
     """Play ``games`` rounds (``mode="round"``) or matches (``"match"``) and summarize them.
 
     ``bots`` names one bot spec per seat (see :func:`unotable.bots.make_bot`); a shorter list is
     completed with its last entry. ``options`` override the preset's ruleset options. ``jobs``
     processes play in parallel; the results do not depend on it. ``progress(done, total)`` is
-    called after each game.
+    called after each game. ``engine``: ``auto`` (the core when it can play every seat, see the
+    module docstring), ``native`` (the core, or ``ValueError``) or ``python``.
     """
     if mode not in ("round", "match"):
         raise ValueError(f"mode must be 'round' or 'match', not {mode!r}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     name, rules = _resolve_rules(preset, options)
     rules.validate_seats(seats)
     specs = [b.strip() for b in bots if b.strip()]
@@ -369,6 +390,12 @@ def run_arena(
     if games < 1:
         raise ValueError("games must be at least 1")
     config = Config(rules.to_dict(), seats, tuple(specs), seed, mode, max_actions)
+    if engine != "python":
+        why = native_unsupported(config)
+        if why is None:
+            return _run_native(config, name, games, jobs, progress)
+        if engine == "native":
+            raise ValueError(f"the native engine cannot play this run: {why}")
     started = time.perf_counter()
     results: list[GameResult] = []
     jobs_list = [(config, i) for i in range(games)]
@@ -387,6 +414,47 @@ def run_arena(
                 if progress is not None:
                     progress(len(results), games)
     return summarize(config, name, results, time.perf_counter() - started)
+
+
+ENGINES = ("auto", "native", "python")
+
+
+def native_unsupported(config: Config) -> str | None:
+    """Why the core cannot play ``config`` (None when it can): a bot without a native policy, a
+    spec with options, mode ``match``, a seed outside 0 .. 2**64 - 1, or no core installed."""
+    if config.mode != "round":
+        return "it plays rounds only (mode round)"
+    if not 0 <= config.seed < 2**64:
+        return f"its seeds are 0 to 2**64 - 1, not {config.seed}"
+    try:
+        from unotable_native.arena import POLICIES
+    except ImportError as exc:
+        return f"the core is not installed ({exc}; pip install -e native/)"
+    for spec in config.bots:
+        name, options = parse_bot_spec(spec)
+        if options or name not in POLICIES:
+            return f"bot {spec!r} has no native policy (the core has {', '.join(POLICIES)}, without options)"
+    return None
+
+
+def _run_native(config: Config, name: str, games: int, jobs: int,
+                progress: Callable[[int, int], None] | None) -> ArenaResult:
+    from unotable_native.arena import play_rounds
+
+    started = time.perf_counter()
+    chunk = games if progress is None else max(1000, -(-games // 20))
+    results: list[GameResult] = []
+    for first in range(0, games, chunk):
+        count = min(chunk, games - first)
+        names = [parse_bot_spec(spec)[0] for spec in config.bots]
+        for g in play_rounds(config.rules(), config.seats, names, config.seed, first, count,
+                             config.max_actions, threads=jobs):
+            specs = seating(config, g.index)[0]
+            results.append(GameResult(g.index, specs, g.winners, g.points, g.turns, int(g.finished),
+                                      g.finished))
+        if progress is not None:
+            progress(len(results), games)
+    return summarize(config, name, results, time.perf_counter() - started, "native")
 
 
 class ProgressBar:
@@ -454,6 +522,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=("round", "match"), default="round",
                    help="a game is one round (default) or a whole match to the target score")
     p.add_argument("--max-actions", type=int, default=100_000, help="stop a game after this many actions")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="auto (default): the native core when every bot has a native policy and the "
+                        "core is installed, else Python; native: the core or an error; python: never "
+                        "the core")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
@@ -479,6 +551,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             options=dict(args.option) or None,
             progress=progress,
             max_actions=args.max_actions,
+            engine=args.engine,
         )
     except (UnoError, ValueError, TypeError) as exc:
         print(f"unotable simulate: error: {exc}", file=sys.stderr)
@@ -487,11 +560,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"unotable simulate: a bot broke the protocol: {exc}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        out = result.to_dict()
+        out["engine"] = result.engine
+        out["rounds_per_s"] = round(result.rounds_per_s, 1)
+        print(json.dumps(out, indent=2))
     else:
         print(result.table())
         if not args.quiet:
-            print(f"({result.seconds:.1f}s)", file=sys.stderr)
+            unit = "rounds" if result.mode == "round" else "matches"
+            print(f"({result.seconds:.1f}s, {result.rounds_per_s:,.0f} {unit}/s, {result.engine} engine)",
+                  file=sys.stderr)
     return 0
 
 
