@@ -70,7 +70,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from unotable.actions import Action, Draw, Play
-from unotable.bots.determinize import playable_set
+from unotable.bots.determinize import playable_set, unseen_cards
 from unotable.bots.mixbot import MixBot
 from unotable.cards import ID_COLOR, ID_IS_WILD, ID_RANK, NUM_CARD_IDS, WILD_DRAW_FOUR, Card, Rank
 from unotable.events import CardPlayed, ColorChosen, DrawReason, Drew, Event, FirstCard, RoundStarted
@@ -235,7 +235,9 @@ class MixBot2(MixBot):
         if self.colors == "ranked":
             plays = self._held_most(view, plays)
         if self.counting and len(plays) > 1:
-            scores = [self._escape(view, a) for a in plays]
+            pool = unseen_cards(view)
+            unseen = [pool[c] for c in range(NUM_CARD_IDS)]
+            scores = [self._escape(view, a, unseen) for a in plays]
             top = max(scores)
             plays = [a for a, s in zip(plays, scores, strict=True) if s == top]
         if self.colors == "last":
@@ -260,8 +262,9 @@ class MixBot2(MixBot):
         first = [a for a in plays if preferred(a)]
         return first or plays
 
-    def _escape(self, view: PlayerView, play: Play) -> float:
-        """The chance that the seat acting after ``play`` cannot follow it (step 4)."""
+    def _escape(self, view: PlayerView, play: Play, unseen: Sequence[int]) -> float:
+        """The chance that the seat acting after ``play`` cannot follow it (step 4); ``unseen``:
+        the copies of each card id the bot cannot see."""
         card = play.card.id
         color = ID_COLOR[card] if ID_COLOR[card] >= 0 else (-1 if play.color is None else int(play.color))
         seat, direction = view.seat, view.direction
@@ -277,11 +280,6 @@ class MixBot2(MixBot):
             rest = list(view.hand)
             rest.remove(play.card)
             return 1.0 if any(c.id in matching for c in rest) else 0.0
-        unseen = [0] * NUM_CARD_IDS
-        for cid, k in view.ruleset.composition().items():
-            unseen[cid] = k
-        for card_seen in (*view.hand, *view.discard_pile):
-            unseen[card_seen.id] -= 1
         bounds = self.bounds.capped(nxt, unseen)
         total = sum(bounds)
         hit = sum(bounds[c] for c in matching)
