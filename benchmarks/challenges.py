@@ -47,7 +47,7 @@ from unotable.bots.heuristic import HeuristicBot
 from unotable.cards import WILD_DRAW_FOUR
 from unotable.events import Challenged, Event
 from unotable.game import Game
-from unotable.state import Phase
+from unotable.phase import Phase
 from unotable.views import PlayerView
 
 

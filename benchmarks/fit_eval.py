@@ -25,7 +25,8 @@ from unotable.bots import policy
 from unotable.bots.ismcts import EVAL_HEADS_UP, EVAL_TABLE, EvalWeights
 from unotable.cards import ID_COLOR, ID_DRAW_VALUE, ID_RANK, NUM_COLORED_IDS, WILD_DRAW_FOUR, Rank
 from unotable.game import Game
-from unotable.state import Phase, State
+from unotable.phase import Phase
+from unotable.state import State
 
 FEATURES = ("cards", "wild", "wild_draw_four", "draw_card", "skip_reverse", "current_color", "colors",
             "one_card", "two_cards")

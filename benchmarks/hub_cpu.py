@@ -47,7 +47,7 @@ from unotable.server.outbox import Conn
 from unotable.server.protocol import parse_client
 from unotable.server.store import open_store
 from unotable.server.table import Role, TableSettings
-from unotable.state import Phase
+from unotable.phase import Phase
 
 tables, data = int(sys.argv[2]), sys.argv[6]
 pace, warmup, seconds = (float(x) for x in sys.argv[3:6])

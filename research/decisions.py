@@ -79,8 +79,9 @@ from unotable.events import (
     RoundStarted,
 )
 from unotable.game import Game
+from unotable.phase import Phase
 from unotable.resolve import apply
-from unotable.state import Phase, State
+from unotable.state import State
 from unotable.views import PlayerView
 
 

@@ -32,7 +32,7 @@ from unotable.bots.determinize import unseen_cards
 from unotable.bots.handmodel import FEATURES, HAND_HEADS_UP, HAND_TABLE, HandModel
 from unotable.bots.heuristic import HeuristicBot
 from unotable.game import Game
-from unotable.state import Phase
+from unotable.phase import Phase
 
 Group = tuple[int, int, int, tuple[int, ...]]
 """One group of unseen cards for one (observer, seat) position: size of the hand, how many cards

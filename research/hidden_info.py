@@ -70,8 +70,9 @@ from unotable.events import (
     RoundStarted,
 )
 from unotable.game import Game
+from unotable.phase import Phase
 from unotable.rules import Ruleset
-from unotable.state import Phase, State
+from unotable.state import State
 from unotable.views import PlayerView
 
 VARIANTS = (

@@ -34,9 +34,10 @@ from unotable.bots.determinize import Determinizer, Tracker
 from unotable.bots.ismcts import IsmctsBot, Node, _turn_candidates, evaluate
 from unotable.bots.registry import register
 from unotable.game import Game
+from unotable.phase import Phase
 from unotable.resolve import apply
 from unotable.rng import Rng
-from unotable.state import Phase, State
+from unotable.state import State
 
 unotable_native: Any
 try:

@@ -240,3 +240,25 @@ def test_the_package_never_imports_the_harnesses_outside_it() -> None:
     outside = {"research", "benchmarks", "tests", "examples"}
     bad = [f"{i.source}:{i.line} imports {i.target}" for i in IMPORTS if i.target.split(".")[0] in outside]
     assert not bad, "\n".join(bad)
+
+
+# The modules outside the engine that work on the compact internal state itself: the search and its
+# worlds, the rule policies' compiled tables, the review's replays and the RL env's start positions.
+# Everyone else reads the public enums from unotable.phase and the views.
+STATE_READERS = frozenset({
+    "unotable.bots.determinize",
+    "unotable.bots.ismcts",
+    "unotable.bots.policy",
+    "unotable.bots.review",
+    "unotable.env.positions",
+})
+
+
+def test_only_the_engine_and_the_search_reach_into_the_internal_state() -> None:
+    bad = [
+        f"{i.source}:{i.line} imports unotable.state"
+        for i in IMPORTS
+        if i.target == "unotable.state" and layer(i.source) != "engine" and i.source not in STATE_READERS
+    ]
+    assert not bad, "\n".join(bad) + "\n(the public enums live in unotable.phase)"
+    assert all(name in MODULES for name in STATE_READERS), "a reader listed here no longer exists"

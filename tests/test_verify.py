@@ -14,9 +14,9 @@ import pytest
 
 from unotable.cli import main
 from unotable.game import Game
+from unotable.phase import Phase
 from unotable.record import Record
 from unotable.rules import Ruleset
-from unotable.state import Phase
 from unotable.verify import RECIPE, VerifyError, commitment, new_salt, verify, verify_text, with_proof
 
 SEED = 4242

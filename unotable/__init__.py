@@ -70,7 +70,9 @@ from unotable.events import (
     UnoCalled,
 )
 from unotable.game import ALL, Game, LegalActions
+from unotable.phase import ColorReason, Phase
 from unotable.record import Record, replay
+from unotable.results import MatchEndReason
 from unotable.rules import (
     CustomEffect,
     DealerSelection,
@@ -84,7 +86,6 @@ from unotable.rules import (
     Wd4Rule,
 )
 from unotable.scoring import Outcome, RoundResult
-from unotable.state import ColorReason, MatchEndReason, Phase
 from unotable.version import RULES_VERSION, __version__
 from unotable.views import PlayerView, SpectatorView, TableInfo
 

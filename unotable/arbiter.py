@@ -49,7 +49,7 @@ from unotable.agent import Agent, derive_seed, seat_rng
 from unotable.errors import UnoError
 from unotable.events import Event
 from unotable.game import ALL, Game
-from unotable.state import Phase
+from unotable.phase import Phase
 from unotable.views import TableInfo
 
 __all__ = ["Agent", "Applied", "Arbiter", "ArbiterError", "derive_seed", "offer_order", "seat_rng",

@@ -13,7 +13,7 @@ Anything else in the document is refused with :class:`~unotable.errors.RecordErr
 field (``where``) and the value.
 
 >>> from unotable.cards import Card
->>> from unotable.state import Phase
+>>> from unotable.phase import Phase
 >>> plain((Card.parse("R7"), Phase.PLAY_DRAWN))
 ['R7', 'play_drawn']
 >>> read(["R7", "W"], tuple[Card, ...], "hand")

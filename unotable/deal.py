@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from unotable.cards import ID_COLOR, ID_IS_NUMBER, ID_IS_WILD, ID_RANK, WILD_DRAW_FOUR, Card, Rank
 from unotable.events import DealerChosen, FirstCard, HandDealt, RoundStarted, Skipped
+from unotable.phase import ColorReason, Phase
 from unotable.resolve import Ev, _begin_turn, _cards, _flip, _set_penalty
 from unotable.rules import DealerSelection, FirstCardWild
-from unotable.state import ColorReason, Phase, State
+from unotable.state import State
 
 __all__ = ["next_round", "start_match"]
 

@@ -42,11 +42,12 @@ from unotable.cards import ID_COLOR, ID_IS_WILD, WILD_COLOR_ROULETTE, Card, Colo
 from unotable.deal import next_round, start_match
 from unotable.errors import IllegalActionError, InvalidActionError, NotYourTurnError, RulesetError, UnoError
 from unotable.events import Event
+from unotable.phase import ColorReason, Phase
 from unotable.position import read_position, write_position
 from unotable.resolve import apply, settle
 from unotable.rules import Ruleset
 from unotable.scoring import Outcome, RoundResult, team_scores
-from unotable.state import ColorReason, Phase, State
+from unotable.state import State
 from unotable.views import PlayerView, SpectatorView, TableInfo, ViewParts, player_view, spectator_view
 
 __all__ = ["ALL", "Game", "LegalActions", "Phase"]

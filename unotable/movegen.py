@@ -37,8 +37,9 @@ from unotable.cards import (
     Color,
     Rank,
 )
+from unotable.phase import ColorReason, Phase
 from unotable.rules import ShuffleLastCard, Stacking, SwapLastCard
-from unotable.state import ColorReason, Phase, State, turn_key, turn_key_parts
+from unotable.state import State, turn_key, turn_key_parts
 
 __all__ = [
     "can_draw",

@@ -61,9 +61,11 @@ from typing import Any
 
 from unotable.cards import ID_COLOR, ID_DRAW_VALUE, Card, Color
 from unotable.errors import PositionError, UnoError
+from unotable.phase import ColorReason, Phase
+from unotable.results import MatchEndReason
 from unotable.rng import Rng
 from unotable.rules import Ruleset
-from unotable.state import ColorReason, MatchEndReason, Phase, State
+from unotable.state import State
 
 __all__ = ["read_position", "write_position"]
 

@@ -35,8 +35,8 @@ from typing import Any
 from unotable.actions import Action, Deal, parse_action
 from unotable.errors import RecordError, UnoError
 from unotable.game import Game
+from unotable.phase import Phase
 from unotable.rules import Ruleset
-from unotable.state import Phase
 from unotable.version import RULES_VERSION, __version__
 
 __all__ = ["FORMAT", "VERSION", "Record", "position_digest", "replay"]

@@ -76,14 +76,10 @@ from unotable.events import (
     UnoCalled,
 )
 from unotable.movegen import can_draw, can_stack, has_playable, playable, response_allowed, wd4_is_legal
+from unotable.phase import ColorReason, Phase
 from unotable.rules import CustomEffect, ShuffleLastCard, SwapLastCard
 from unotable.scoring import score_round
-from unotable.state import (
-    ColorReason,
-    Phase,
-    State,
-    Step,
-)
+from unotable.state import State, Step
 
 __all__ = ["apply", "settle"]
 

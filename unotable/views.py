@@ -41,9 +41,10 @@ from unotable.actions import Action
 from unotable.cards import Card, Color
 from unotable.codec import fields_from_dict, plain
 from unotable.errors import RecordError
+from unotable.phase import ColorReason, Phase
 from unotable.rules import Ruleset
 from unotable.scoring import Outcome, RoundResult, team_scores
-from unotable.state import ColorReason, Phase, State
+from unotable.state import State
 
 __all__ = ["PlayerView", "SpectatorView", "TableInfo", "ViewParts", "own_fields", "player_view",
            "public_fields", "public_seats_to_act", "spectator_view", "view_from_dict"]

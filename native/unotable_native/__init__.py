@@ -60,10 +60,12 @@ from unotable.errors import (
     RulesetError,
     UnoError,
 )
+from unotable.phase import ColorReason, Phase
 from unotable.position import read_position, write_position
+from unotable.results import MatchEndReason
 from unotable.rng import Rng
 from unotable.rules import CustomEffect, Ruleset, Scoring, ShuffleLastCard, Stacking, SwapLastCard
-from unotable.state import ColorReason, MatchEndReason, Phase, State, flags_for
+from unotable.state import State, flags_for
 
 
 def _load_core() -> Any:

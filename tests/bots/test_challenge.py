@@ -25,7 +25,7 @@ from unotable.bots.heuristic import (
 )
 from unotable.bots.ismcts import IsmctsBot
 from unotable.cards import ID_COLOR, Card
-from unotable.state import Phase
+from unotable.phase import Phase
 
 RED = frozenset(c for c in range(74) if ID_COLOR[c] == 0)
 GREEN = frozenset(c for c in range(74) if ID_COLOR[c] == 2)

@@ -13,7 +13,7 @@ from unotable.bots.registry import BotSpecError
 from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE, History, encode, index_of
 from unotable.env.table import auto_legal
 from unotable.game import Game
-from unotable.state import Phase
+from unotable.phase import Phase
 
 
 def save_random_net(path: Path, seed: int = 0, hidden: int = 16) -> None:

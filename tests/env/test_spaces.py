@@ -28,8 +28,8 @@ from unotable.env.spaces import (
     legal_mask,
 )
 from unotable.errors import IllegalActionError, InvalidActionError
+from unotable.phase import Phase
 from unotable.rules import PRESET_NAMES
-from unotable.state import Phase
 
 
 def seat_counts(preset: str) -> list[int]:

@@ -29,7 +29,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
 from unotable.actions import Accept, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
-from unotable.state import Phase
+from unotable.phase import Phase
 from unotable.tui.dialogue import program_name
 from unotable.tui.online import (
     OnlineClient,

@@ -32,10 +32,20 @@ LANDING_READY = (
     " && document.querySelector('#bots').options.length > 0"
 )
 # where an element sits: its distance from the left edge and from the right edge of the page
-EDGES = """[...arguments_selectors].map((sel) => {
-  const r = document.querySelector(sel).getBoundingClientRect();
-  return [r.left, document.documentElement.clientWidth - r.right];
-})"""
+# The margins from the page's left and right edges, measured with the page's scroll bar hidden: a
+# right-to-left page in Firefox puts its scroll bar on the left, which would shift every margin by
+# the bar's width whenever the page is taller than the window.
+EDGES = """(() => {
+  const root = document.documentElement;
+  const before = root.style.overflowY;
+  root.style.overflowY = "hidden";
+  const out = [...arguments_selectors].map((sel) => {
+    const r = document.querySelector(sel).getBoundingClientRect();
+    return [r.left, root.clientWidth - r.right];
+  });
+  root.style.overflowY = before;
+  return out;
+})()"""
 MIRRORED = ("header .brand", "#lang-select", "#create-btn")
 
 # One move through the page's controls when there is one for this seat; what it did, with the

@@ -50,8 +50,8 @@ from unotable.bots.base import Bot
 from unotable.bots.registry import make_bot, parse_bot_spec
 from unotable.errors import UnoError
 from unotable.game import Game
+from unotable.phase import Phase
 from unotable.rules import Ruleset
-from unotable.state import Phase
 
 __all__ = ["ArenaError", "ArenaResult", "BotRow", "GameResult", "main", "play_game", "run_arena", "wilson"]
 

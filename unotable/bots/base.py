@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from unotable.actions import Action, Play
 from unotable.agent import Agent
 from unotable.cards import WILD_COLOR_ROULETTE, WILD_SHUFFLE_HANDS, WILD_SWAP_HANDS
+from unotable.phase import Phase
 from unotable.rules import ShuffleLastCard, SwapLastCard
-from unotable.state import Phase
 from unotable.views import PlayerView
 
 __all__ = ["Agent", "BaseBot", "Bot", "best_uno", "goes_out", "is_turn"]

@@ -93,9 +93,10 @@ from unotable.events import (
     RoundStarted,
     Slipped,
 )
+from unotable.phase import Phase
 from unotable.rng import Rng
 from unotable.rules import CustomEffect, Ruleset, Wd4Rule
-from unotable.state import Phase, State
+from unotable.state import State
 from unotable.views import PlayerView
 
 __all__ = ["Determinizer", "Layer", "Tracker", "Weigh", "playable_set", "sample_state", "unseen_cards"]

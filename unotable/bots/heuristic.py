@@ -92,8 +92,8 @@ from unotable.cards import (
     Rank,
 )
 from unotable.events import Challenged, Event, PenaltyPending
+from unotable.phase import ColorReason, Phase
 from unotable.rules import CustomEffect, ShuffleLastCard, Stacking
-from unotable.state import ColorReason, Phase
 from unotable.views import PlayerView
 
 __all__ = [

@@ -106,11 +106,12 @@ from unotable.cards import (
 )
 from unotable.events import Event
 from unotable.movegen import legal_actions
+from unotable.phase import Phase
 from unotable.resolve import apply
 from unotable.rng import Rng
 from unotable.rules import Ruleset
 from unotable.scoring import RoundResult
-from unotable.state import Phase, State
+from unotable.state import State
 from unotable.views import PlayerView
 
 __all__ = [

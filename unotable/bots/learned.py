@@ -48,8 +48,8 @@ from unotable.actions import Action, CallUno, Catch, ChooseColor, Draw, Pass, Pl
 from unotable.bots.base import best_uno, is_turn
 from unotable.bots.heuristic import _COLOR_SETS, HeuristicBot, _Ctx, best_color, score_play
 from unotable.cards import ID_COLOR, ID_DRAW_VALUE, ID_IS_NUMBER, ID_RANK, WILD, WILD_DRAW_FOUR, Rank
+from unotable.phase import Phase
 from unotable.rules import Ruleset
-from unotable.state import Phase
 from unotable.views import PlayerView
 
 __all__ = ["FEATURES", "MODEL_FILE", "LearnedBot", "Network", "applies", "candidates", "features",

@@ -57,8 +57,8 @@ from collections.abc import Sequence
 from unotable.actions import Accept, Action, CallUno, Catch, ChooseColor, Draw, Pass, Play
 from unotable.bots.base import BaseBot, best_uno, is_turn
 from unotable.cards import Card, Color, Rank
+from unotable.phase import Phase
 from unotable.rules import Ruleset
-from unotable.state import Phase
 from unotable.views import PlayerView
 
 __all__ = ["MIXBOT_RULES", "MixBot", "next_seat"]

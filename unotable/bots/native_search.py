@@ -31,8 +31,8 @@ from unotable.actions import Action, Catch, ChooseColor, Play
 from unotable.bots.determinize import Determinizer, Tracker
 from unotable.bots.mixbot2 import Bounds
 from unotable.cards import NUM_CARD_IDS, WILD_DRAW_FOUR
+from unotable.phase import Phase
 from unotable.rules import Ruleset, Wd4Rule
-from unotable.state import Phase
 from unotable.views import PlayerView
 
 __all__ = ["POLICIES", "NativeResult", "available", "bound_weights", "describe", "encode_action",

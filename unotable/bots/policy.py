@@ -51,9 +51,10 @@ from unotable.cards import (
     Rank,
 )
 from unotable.movegen import add_plays, can_draw, legal_actions, receives_from
+from unotable.phase import ColorReason, Phase
 from unotable.resolve import apply
 from unotable.rules import Stacking
-from unotable.state import ColorReason, Phase, State
+from unotable.state import State
 
 __all__ = ["act", "choose", "react", "step"]
 

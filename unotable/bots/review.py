@@ -60,11 +60,12 @@ from unotable.bots.determinize import Determinizer, Tracker
 from unotable.bots.ismcts import _turn_candidates, evaluate, paired_difference
 from unotable.cards import Card, Color
 from unotable.errors import RecordError, UnoError
+from unotable.phase import Phase
 from unotable.record import Record, replay
 from unotable.resolve import apply
 from unotable.rng import Rng
 from unotable.scoring import RoundResult
-from unotable.state import Phase, State
+from unotable.state import State
 from unotable.views import PlayerView
 
 __all__ = ["DEFAULT_WORLDS", "Judged", "Review", "ReviewError", "candidates", "judge", "main",

@@ -45,8 +45,8 @@ from unotable.env.spaces import (
     _ruleset_cached,
 )
 from unotable.game import Game
+from unotable.phase import Phase
 from unotable.rules import Ruleset
-from unotable.state import Phase
 from unotable.views import public_seats_to_act
 
 __all__ = ["encode_game"]

@@ -125,6 +125,7 @@ from unotable.actions import (
 )
 from unotable.cards import ID_COLOR, NUM_CARD_IDS, WILD_SWAP_HANDS, Card, Color
 from unotable.errors import IllegalActionError, InvalidActionError
+from unotable.phase import Phase
 from unotable.rules import (
     CustomEffect,
     DealerSelection,
@@ -138,7 +139,6 @@ from unotable.rules import (
     SwapLastCard,
     Wd4Rule,
 )
-from unotable.state import Phase
 from unotable.views import PlayerView
 
 __all__ = [

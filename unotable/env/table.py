@@ -68,10 +68,10 @@ from unotable.env.fast import encode_game
 from unotable.env.spaces import DRAW_INDEX, NOOP, NUM_ACTIONS, OBS_SIZE, History, action_at, index_of
 from unotable.errors import IllegalActionError, InvalidActionError, RulesetError
 from unotable.game import ALL, Game
+from unotable.phase import Phase
 from unotable.record import Record
 from unotable.rules import Ruleset, Scoring
 from unotable.scoring import team_of
-from unotable.state import Phase
 
 __all__ = ["Table", "auto_legal", "resolve_ruleset"]
 

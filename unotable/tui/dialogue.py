@@ -36,7 +36,7 @@ from typing import TextIO
 from unotable.actions import Accept, Action, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from unotable.cards import Card, Color
 from unotable.errors import NotationError
-from unotable.state import Phase
+from unotable.phase import Phase
 from unotable.tui.commands import missing, read_line
 from unotable.tui.render import sort_hand
 from unotable.views import PlayerView

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from unotable.actions import Accept, Action, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from unotable.cards import Card
-from unotable.state import Phase
+from unotable.phase import Phase
 from unotable.views import PlayerView
 
 __all__ = ["explain", "seat_count_text"]

@@ -59,7 +59,7 @@ from unotable.client.links import (
     parse_table_url,
 )
 from unotable.errors import NotationError
-from unotable.state import Phase
+from unotable.phase import Phase
 from unotable.tui import dialogue
 from unotable.tui.commands import COMMANDS_HELP, read_line
 from unotable.tui.online_state import ERROR_WORDS, OnlineState, clean, split_command

@@ -34,7 +34,7 @@ from unotable.client.connection import decode_table, decode_view, message_seq
 from unotable.client.links import TableUrl
 from unotable.errors import RecordError, UnoError
 from unotable.events import Event
-from unotable.state import Phase
+from unotable.phase import Phase
 from unotable.views import PlayerView, SpectatorView, TableInfo
 
 __all__ = ["ERROR_WORDS", "OnlineState", "clean", "split_command"]

@@ -27,9 +27,9 @@ from unotable.arbiter import Applied
 from unotable.cards import Card
 from unotable.errors import NotationError, RulesetError, UnoError
 from unotable.game import Game
+from unotable.phase import Phase
 from unotable.record import Record
 from unotable.rules import Ruleset
-from unotable.state import Phase
 from unotable.tui.commands import COMMANDS_HELP
 from unotable.tui.dialogue import (
     Completion,

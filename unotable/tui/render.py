@@ -56,9 +56,9 @@ from unotable.events import (
     Slipped,
     UnoCalled,
 )
+from unotable.phase import Phase
 from unotable.rules import Ruleset, Scoring
 from unotable.scoring import KNOCKOUT_BONUS, RoundResult
-from unotable.state import Phase
 from unotable.views import PlayerView, SpectatorView
 
 __all__ = [

@@ -21,6 +21,7 @@ from unotable.agent import seat_rng
 from unotable.bots import make_bot
 from unotable.events import Event
 from unotable.game import Game
+from unotable.phase import Phase
 from unotable.record import Record
 from unotable.server.entries import (
     Acted,
@@ -45,7 +46,6 @@ from unotable.server.table.frames import Frames
 from unotable.server.table.records import Records
 from unotable.server.table.seats import Seat
 from unotable.server.table.settings import TableSettings, new_table_doc
-from unotable.state import Phase
 from unotable.verify import commitment
 
 __all__ = ["TableActor", "new_table_doc"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 from unotable.actions import Action
 from unotable.arbiter import seats_to_ask
 from unotable.game import ALL
+from unotable.phase import Phase
 from unotable.server.table.core import TableCore
-from unotable.state import Phase
 
 __all__ = ["Bots"]
 

@@ -10,12 +10,12 @@ connected player is ready, or after ``round_pause``. A bot acts ``bot_pause`` af
 
 from __future__ import annotations
 
+from unotable.phase import Phase
 from unotable.server.entries import Acted, ActedBy, AutopilotSet, Dealt
 from unotable.server.protocol import SeatKind, TableStatus
 from unotable.server.table.bots import Bots
 from unotable.server.table.core import Decision
 from unotable.server.table.seats import Seat
-from unotable.state import Phase
 
 __all__ = ["Timers"]
 
