@@ -281,6 +281,7 @@ struct SearchSpec {
     int horizon = 0;            // actions before a playout stops and is evaluated (0: to the end)
     EvalWeights eval_hu, eval_table;  // the evaluation, two seats in the round and more
     bool halving = false;
+    bool keep_results = false;  // return every playout's result, per candidate (paired by world)
 };
 
 struct SearchResult {
@@ -289,6 +290,7 @@ struct SearchResult {
     int64_t playouts = 0, steps = 0;
     std::vector<int64_t> visits;
     std::vector<double> mean;
+    std::vector<std::vector<float>> results;  // with keep_results: per candidate, one per world
 };
 
 struct Searcher {
@@ -492,6 +494,7 @@ struct Searcher {
             !better(results[static_cast<size_t>(best)], results[static_cast<size_t>(S.prior)], S.prior_z))
             best = S.prior;
         res.choice = best;
+        if (S.keep_results) res.results = std::move(results);
         return res;
     }
 

@@ -176,6 +176,7 @@ SearchSpec spec_of(const StrDict& d) {
         evals[j]->compile();
     }
     S.halving = field(d, "halving");
+    S.keep_results = d.contains("keep_results") && field(d, "keep_results");
     return S;
 }
 
@@ -196,6 +197,7 @@ StrDict run_search(const StrDict& cfg, const std::vector<int>& deck, const std::
     out["steps"] = res.steps;
     out["visits"] = nb::cast(res.visits);
     out["mean"] = nb::cast(res.mean);
+    if (S.keep_results) out["results"] = nb::cast(res.results);
     return out;
 }
 

@@ -35,8 +35,9 @@ from unotable.phase import Phase
 from unotable.rules import Ruleset, Wd4Rule
 from unotable.views import PlayerView
 
-__all__ = ["POLICIES", "NativeResult", "available", "bound_weights", "describe", "encode_action",
-           "sample_worlds", "search"]
+__all__ = ["POLICIES", "NativeResult", "available", "bound_weights", "check_rules", "describe",
+           "encode_action",
+           "prepare", "run", "sample_worlds", "search"]
 
 POLICIES: tuple[str, ...] = ("random", "random-stuck", "rule-v1", "fast")
 """The policies a playout may use for a seat, in the core's order: the core's bots, and ``fast``,
@@ -53,6 +54,8 @@ class NativeResult(NamedTuple):
     steps: int
     visits: list[int]
     mean: list[float]
+    results: list[list[float]] | None = None
+    """With ``keep_results``: each candidate's playout results, one per world, paired by world."""
 
 
 @functools.cache
@@ -70,6 +73,11 @@ def _rules(rules: Ruleset) -> tuple[dict[str, int], list[int], list[int]]:
     from unotable_native import native_config
 
     return native_config(rules), list(rules.deck_ids()), list(rules.points)
+
+
+def check_rules(rules: Ruleset) -> None:
+    """Raise (``ValueError`` or ``NotImplementedError``) when the core does not play ``rules``."""
+    _rules(rules)
 
 
 def encode_action(action: Action) -> tuple[int, int, int, int, bool]:
@@ -173,6 +181,7 @@ def search(
     halving: bool = False,
     horizon: int = 0,
     evaluation: tuple[Sequence[float], Sequence[float]] = (_NO_EVAL, _NO_EVAL),
+    keep_results: bool = False,
 ) -> NativeResult:
     """Search the root ``candidates`` of ``view`` inside the core (see the module docstring).
 
@@ -182,15 +191,43 @@ def search(
     candidate kept unless another beats it by more than ``prior_z`` standard errors. With a
     ``horizon``, a playout stops after that many actions and is scored by ``evaluation`` (the
     weights of :func:`unotable.bots.ismcts.evaluate`, flat: heads-up, then three seats or more).
+    ``keep_results`` returns every playout's result (:attr:`NativeResult.results`), for a paired
+    comparison of the candidates (the review's).
+    """
+    spec = _spec(view, candidates, tracker, weights, seed, iterations, ms, policy, opponents, prior, prior_z,
+                 max_steps, halving, horizon, evaluation)
+    spec["keep_results"] = int(keep_results)
+    return run(view.ruleset, spec)
+
+
+def run(rules: Ruleset, spec: dict[str, Any]) -> NativeResult:
+    """Run one search from a spec that :func:`prepare` (or :func:`search`) built, the GIL released.
+
+    The spec holds only public information and plain values, so specs can be built one after the
+    other while a game is replayed and run later, on several threads at once.
     """
     from unotable_native import _search
 
-    spec = _spec(view, candidates, tracker, weights, seed, iterations, ms, policy, opponents, prior, prior_z,
-                 max_steps, halving, horizon, evaluation)
-    cfg, deck, points = _rules(view.ruleset)
+    cfg, deck, points = _rules(rules)
     out = _search.search(cfg, deck, points, spec)
+    results = out.get("results")
     return NativeResult(int(out["choice"]), int(out["worlds"]), int(out["playouts"]), int(out["steps"]),
-                        [int(v) for v in out["visits"]], [float(m) for m in out["mean"]])
+                        [int(v) for v in out["visits"]], [float(m) for m in out["mean"]],
+                        None if results is None else [list(map(float, r)) for r in results])
+
+
+def prepare(view: PlayerView, candidates: Sequence[Action], *, tracker: Tracker | None = None,
+            seed: int = 0, worlds: int = 1000, policy: str = "fast", max_steps: int = 3000) -> dict[str, Any]:
+    """The spec of a judgement: every candidate played out in each of ``worlds`` worlds, results kept.
+
+    Every seat plays ``policy`` (the review's fast model by default) to the end of the round; the
+    candidates share each world and its future shuffles (common random numbers). Pass it to
+    :func:`run`.
+    """
+    spec = _spec(view, candidates, tracker, None, seed, worlds * len(candidates), 0.0, policy, policy, None,
+                 1.0, max_steps, False, 0, (_NO_EVAL, _NO_EVAL))
+    spec["keep_results"] = 1
+    return spec
 
 
 def _spec(view: PlayerView, candidates: Sequence[Action], tracker: Tracker | None,

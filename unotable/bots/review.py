@@ -46,7 +46,9 @@ the table.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
+import os
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -55,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from unotable.actions import CALL_UNO, CATCH, Action
-from unotable.bots import policy
+from unotable.bots import native_search, policy
 from unotable.bots.determinize import Determinizer, Tracker
 from unotable.bots.ismcts import _turn_candidates, evaluate, paired_difference
 from unotable.cards import Card, Color
@@ -68,11 +70,15 @@ from unotable.scoring import RoundResult
 from unotable.state import State
 from unotable.views import PlayerView
 
-__all__ = ["DEFAULT_WORLDS", "Judged", "Review", "ReviewError", "candidates", "judge", "main",
-           "review_record"]
+__all__ = ["DEFAULT_WORLDS", "ENGINES", "NATIVE_WORLDS", "Judged", "Review", "ReviewError", "candidates",
+           "default_worlds", "judge", "main", "review_record"]
 
 DEFAULT_WORLDS = 400
-"""Worlds sampled per decision by default (each candidate is played out once in each)."""
+"""Worlds sampled per decision by default in Python (each candidate is played out once in each)."""
+NATIVE_WORLDS = 1000
+"""Worlds sampled per decision by default inside the native core: the estimates' noise shrinks
+with the square root of the worlds, so a cost of a few points of win chance stands out of it."""
+ENGINES = ("auto", "python", "native")
 
 _PLAYOUT_CAP = 3000
 
@@ -88,6 +94,9 @@ class Judged:
     index: int
     """The decision's index in the record's action log."""
     round_no: int
+    turn: int
+    """The decision's turn in its round, counting every seat's turns from 1 (calls and catches are
+    not turns), as a player counts them when looking back at the match."""
     hand: tuple[Card, ...]
     top_card: Card | None
     current_color: Color | None
@@ -118,18 +127,19 @@ class Judged:
         color = f" ({self.current_color.name.lower()})" if self.current_color is not None else ""
         top = f"{self.top_card}{color}" if self.top_card is not None else "none"
         sizes = "/".join(str(k) for k in self.hand_sizes)
-        head = f"action {self.index}, round {self.round_no}: hand {hand}; top {top}; hands {sizes}"
+        head = f"round {self.round_no}, turn {self.turn}: hand {hand}; top {top}; hands {sizes}"
         if self.best == self.played or self.cost <= 0:
             return f"{head}: played {self.played} (win {100 * self.played_chance:.0f}%), the best choice"
         noise = " (within the noise)" if self.cost < 2 * self.stderr else ""
         return (f"{head}: played {self.played} (win {100 * self.played_chance:.0f}%), better "
                 f"{self.best} (win {100 * self.chances[0][1]:.0f}%): -{100 * self.cost:.1f} "
-                f"percentage points ± {100 * self.stderr:.1f}{noise}")
+                f"points of win chance ± {100 * self.stderr:.1f}{noise}")
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "index": self.index,
             "round": self.round_no,
+            "turn": self.turn,
             "hand": [str(c) for c in self.hand],
             "top_card": None if self.top_card is None else str(self.top_card),
             "current_color": None if self.current_color is None else self.current_color.letter,
@@ -227,14 +237,57 @@ def judge(
     return results
 
 
+def default_worlds(engine: str = "auto") -> int:
+    """The worlds a review samples per decision by default: :data:`NATIVE_WORLDS` in the core,
+    :data:`DEFAULT_WORLDS` in Python."""
+    return NATIVE_WORLDS if _use_native(engine) else DEFAULT_WORLDS
+
+
+def _use_native(engine: str) -> bool:
+    if engine not in ENGINES:
+        raise ReviewError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine == "native" and not native_search.available():
+        raise ReviewError("engine 'native': the native core (unotable_native) is not installed")
+    return engine != "python" and native_search.available()
+
+
+@dataclass
+class _Pending:
+    """A decision met during the replay, judged once every decision is known."""
+
+    index: int
+    view: PlayerView
+    turn: int
+    played: Action
+    choices: list[Action]
+    seed: int
+    spec: dict[str, Any] | None = None
+    tracker: Tracker | None = None
+    results: list[list[float]] | None = None
+
+
 def review_record(
-    record: Record, seat: int, *, worlds: int = DEFAULT_WORLDS, seed: int = 0,
-    progress: Callable[[int, int], None] | None = None,
+    record: Record, seat: int, *, worlds: int | None = None, seed: int = 0,
+    progress: Callable[[int, int], None] | None = None, engine: str = "auto", threads: int | None = None,
 ) -> Review:
-    """Judge every turn decision of ``seat`` in ``record`` that had more than one choice (see the module)."""
+    """Judge every turn decision of ``seat`` in ``record`` that had more than one choice (see the module).
+
+    ``engine``: ``auto`` judges inside the native core when it is installed and the ruleset is one
+    it plays (:mod:`unotable.bots.native_search`: the same fast model, worlds and playouts in
+    C++, the decisions on ``threads`` threads, by default one per CPU), else in Python;
+    ``python`` or ``native`` force one. ``worlds`` defaults to :func:`default_worlds`. The result
+    is deterministic for a record, seat, worlds, seed and engine.
+    """
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < record.seats:
         raise ReviewError(f"seat {seat!r} is not a seat of this record (seats 0-{record.seats - 1})")
-    if worlds < 1:
+    native = _use_native(engine)
+    if native and not _native_rules(record):
+        if engine == "native":
+            raise ReviewError("engine 'native': the native core does not play this ruleset")
+        native = False
+    if worlds is None:
+        worlds = NATIVE_WORLDS if native else DEFAULT_WORLDS
+    if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
         raise ReviewError(f"worlds must be at least 1, not {worlds!r}")
     start = Record(record.ruleset, record.seats, record.seed, (), record.position, record.names,
                    record.engine, record.rules_version, None)
@@ -247,8 +300,14 @@ def review_record(
     tracker = Tracker(seat)
     seen = 0
     rng = random.Random(seed)
-    judged: list[Judged] = []
+    pending: list[_Pending] = []
+    turn = 0
+    round_no = game.round_no
     for i, (s, action) in enumerate(record.actions):
+        if game.round_no != round_no:
+            round_no, turn = game.round_no, 0
+        if action.kind not in (CALL_UNO, CATCH):
+            turn += 1
         if s == seat and game.active_seat == seat and action.kind not in (CALL_UNO, CATCH):
             tracker.observe(game.events_since(seen, seat))
             seen = game.last_seq
@@ -257,23 +316,85 @@ def review_record(
             if action not in choices:  # an unflagged play, another variant of a last wild: judged too
                 choices.append(action)
             if len(choices) > 1:
-                results = judge(view, choices, worlds, random.Random(rng.getrandbits(63)), tracker)
-                means = [sum(r) / len(r) for r in results]
-                order = sorted(range(len(choices)), key=lambda k: (-means[k], k))
-                p = choices.index(action)
-                judged.append(Judged(
-                    i, view.round_no, view.hand, view.top_card, view.current_color, view.hand_sizes,
-                    action, tuple((choices[k], means[k]) for k in order),
-                    paired_difference(results[order[0]], results[p])[1], worlds,
-                ))
-            done += 1
-            if progress is not None:
-                progress(done, total)
+                job = _Pending(i, view, turn, action, choices, rng.getrandbits(63))
+                if native:  # the spec holds the tracker's inferences now, as plain values
+                    job.spec = native_search.prepare(view, choices, tracker=tracker, seed=job.seed,
+                                                     worlds=worlds, max_steps=_PLAYOUT_CAP)
+                    pending.append(job)
+                else:
+                    job.tracker = tracker
+                    pending.append(_judge_now(job, worlds))
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
+            else:
+                done += 1
+                if progress is not None and not native:
+                    progress(done, total)
         try:
             game.play(action, s)
         except UnoError as exc:
             raise ReviewError(f"the record does not replay: action {i} ({s}, {action}): {exc}") from None
+    if native:
+        pending = _judge_native(pending, record, worlds, threads, progress, done, total)
+    judged = [_judged(job, worlds) for job in pending]
     return Review(seat, worlds, seed, tuple(judged))
+
+
+def _native_rules(record: Record) -> bool:
+    try:
+        native_search.check_rules(record.ruleset)
+    except (ValueError, NotImplementedError):
+        return False
+    return True
+
+
+def _judge_now(job: _Pending, worlds: int) -> _Pending:
+    job.results = judge(job.view, job.choices, worlds, random.Random(job.seed), job.tracker)
+    return job
+
+
+def _judge_native(pending: list[_Pending], record: Record, worlds: int, threads: int | None,
+                  progress: Callable[[int, int], None] | None, done: int, total: int) -> list[_Pending]:
+    """Run the prepared specs in the core, several at once (each call releases the GIL)."""
+    if progress is not None:
+        progress(done, total)
+    workers = max(1, min(threads or os.cpu_count() or 1, len(pending) or 1))
+    rules = record.ruleset
+
+    def one(job: _Pending) -> _Pending:
+        assert job.spec is not None
+        out = native_search.run(rules, job.spec)
+        job.results = out.results
+        return job
+
+    if workers == 1:
+        for job in pending:
+            one(job)
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        return pending
+    with concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="review") as pool:
+        for _ in pool.map(one, pending):
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    return pending
+
+
+def _judged(job: _Pending, worlds: int) -> Judged:
+    results = job.results
+    assert results is not None
+    means = [sum(r) / len(r) for r in results]
+    order = sorted(range(len(job.choices)), key=lambda k: (-means[k], k))
+    p = job.choices.index(job.played)
+    view = job.view
+    return Judged(
+        job.index, view.round_no, job.turn, view.hand, view.top_card, view.current_color, view.hand_sizes,
+        job.played, tuple((job.choices[k], means[k]) for k in order),
+        paired_difference(results[order[0]], results[p])[1], worlds,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -285,8 +406,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("record", metavar="RECORD.json",
                    help="the record file ('-' for standard input), or the name of a kept record")
     p.add_argument("--seat", type=int, required=True, metavar="N", help="the seat whose decisions to judge")
-    p.add_argument("--worlds", type=int, default=DEFAULT_WORLDS,
-                   help=f"worlds sampled per decision (default {DEFAULT_WORLDS})")
+    p.add_argument("--worlds", type=int, default=None,
+                   help=f"worlds sampled per decision (default {NATIVE_WORLDS} inside the native core, "
+                        f"{DEFAULT_WORLDS} in Python)")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="where the playouts run: auto (the native core when installed), python or native")
+    p.add_argument("--threads", type=int, default=None, metavar="N",
+                   help="decisions judged at once inside the core (default: one per CPU)")
     p.add_argument("--top", type=int, default=5,
                    help="how many of the costliest decisions to list (default 5)")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampling (default 0)")
@@ -318,8 +444,8 @@ def main(argv: Sequence[str] | None = None, find: Callable[[str], Path] = Path) 
 
     try:
         record = Record.from_json(text)
-        review = review_record(record, args.seat, worlds=args.worlds, seed=args.seed,
-                               progress=None if args.quiet else progress)
+        review = review_record(record, args.seat, worlds=args.worlds, seed=args.seed, engine=args.engine,
+                               threads=args.threads, progress=None if args.quiet else progress)
     except (RecordError, ReviewError) as exc:
         print(f"unotable review: error: {args.record}: {exc}", file=sys.stderr)
         return 2

@@ -53,7 +53,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from unotable.bots.review import DEFAULT_WORLDS, ReviewError, review_record
+from unotable.bots.review import ReviewError, default_worlds, review_record
 from unotable.errors import RecordError
 from unotable.record import Record
 from unotable.server.hub import Hubs
@@ -63,8 +63,9 @@ from unotable.server.table import TableActor
 
 __all__ = ["MAX_WORLDS", "MIN_WORLDS", "Reviews", "review_routes"]
 
-MAX_WORLDS = DEFAULT_WORLDS
-"""The most worlds a review may sample per decision (the default, as ``unotable review``)."""
+MAX_WORLDS = default_worlds()
+"""The most worlds a review may sample per decision, and the default (as ``unotable review``: 1000
+inside the native core, 400 in Python)."""
 MIN_WORLDS = 20
 MAX_WAITING = 16
 """Reviews waiting or running at once, over all tables; more are refused (``rate_limited``)."""
