@@ -407,11 +407,17 @@ struct Searcher {
         t.rng.seed_words(w, 2);
     }
 
+    // The rounds `me` (its team) has won so far in `t`.
+    int wins_of_me(const Table& t) const {
+        int wins = 0;
+        for (int s = 0; s < t.n; s++) if (same_side(s, S.me)) wins += t.round_wins[s];
+        return wins;
+    }
+
     // The round played to its end by the policies: 1 when `me` (its team) wins it, else 0.
-    double playout(Table& t, Rng& prng, int64_t& steps) const {
+    // `wins_before` is counted before the candidate was applied: a candidate that goes out wins.
+    double playout(Table& t, Rng& prng, int64_t& steps, int wins_before) const {
         const int me = S.me;
-        int wins_before = 0;
-        for (int s = 0; s < t.n; s++) if (same_side(s, me)) wins_before += t.round_wins[s];
         Engine e{R, t};
         FastPolicy fast{R, t};
         Act legal[MAXA];
@@ -428,9 +434,7 @@ struct Searcher {
         }
         steps += k;
         if (t.phase < PH_ROUND_OVER) return S.horizon > 0 ? evaluate(t, me, R.partnership, S.eval_hu, S.eval_table) : 0.0;
-        int wins_after = 0;
-        for (int s = 0; s < t.n; s++) if (same_side(s, me)) wins_after += t.round_wins[s];
-        return wins_after > wins_before ? 1.0 : 0.0;
+        return wins_of_me(t) > wins_before ? 1.0 : 0.0;
     }
 
     bool same_side(int s, int me) const { return R.partnership ? s % 2 == me % 2 : s == me; }
@@ -468,11 +472,12 @@ struct Searcher {
                 uint32_t w[2] = {rng.next32(), rng.next32()};
                 prng_world.seed_words(w, 2);
                 res.worlds++;
+                const int wins_before = wins_of_me(world);
                 for (int i : alive) {
                     copy = world;
                     prng = prng_world;
                     Engine{R, copy}.apply(S.me, S.candidates[static_cast<size_t>(i)]);
-                    double v = playout(copy, prng, res.steps);
+                    double v = playout(copy, prng, res.steps, wins_before);
                     sum[static_cast<size_t>(i)] += v;
                     res.visits[static_cast<size_t>(i)]++;
                     results[static_cast<size_t>(i)].push_back(static_cast<float>(v));

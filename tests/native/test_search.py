@@ -186,3 +186,19 @@ def test_a_searched_answer_to_a_wild_draw_four_reads_the_record() -> None:
                            engine="native", iterations=4000)
     assert str(bot.choose(game.view(0), game.legal_actions_for(0), random.Random(0))) == "accept"
     assert all(not w["wd4_illegal"] for w in native_search.sample_worlds(game.view(0), bot.tracker, count=50))
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_a_candidate_that_goes_out_wins_every_playout(seats: int) -> None:
+    # Seat 0's last card matches: playing it wins the round in every world, drawing does not.
+    hands = [["R5"], ["G1", "G2", "B3"], ["Y4", "Y5", "B6"], ["G6", "G7", "B2"]][:seats]
+    game = Game.from_position({"ruleset": {"uno_penalty": 0}, "seed": 5, "hands": hands, "discard": ["R3"],
+                               "draw": ["Y1", "Y2", "Y3", "B7", "G8", "B8", "Y8", "G9", "B9", "W"]})
+    view = game.view(0)
+    choices = _turn_candidates(game.legal_action_list(0), len(view.hand))
+    assert [str(a) for a in choices] == ["R5", "draw"]
+    spec = native_search.prepare(view, choices, seed=3, worlds=50)
+    out = native_search.run(view.ruleset, spec)
+    assert out.results is not None and len(out.results) == 2
+    assert out.results[0] == [1.0] * 50 and out.mean[0] == 1.0
+    assert out.mean[1] < 1.0 and out.choice == 0
