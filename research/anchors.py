@@ -8,15 +8,18 @@ Four is never challenged, there is no UNO call, a game is one round
 
 This script first checks our re-implementation of MixBot against those two figures, then measures
 heuristic and ismcts (and rule-v1) against random-stuck and against mixbot under the same rules,
-heads-up and at six seats (the bot in one seat, the other bot in the rest), every pairing through
+heads-up and at six seats (the bot in one seat, the other bot in the rest), and mixbot2-tuned
+(issue 34's tuned rule policy) against random-stuck and against mixbot2, every pairing through
 the arena (seeded, seats rotated, the same deals for each rotation). It prints one table, with the
 95% Wilson interval of each win rate, the fair share and the published figure where there is one.
 
     .venv/bin/python -m research.anchors --games 6000 --ismcts-games 120 --jobs 2
     .venv/bin/python -m research.anchors --only mixbot --games 60000 --json
     .venv/bin/python -m research.anchors --only random-stuck --bots mixbot2,mixbot --games 8004 --seeds 1,2,3
+    .venv/bin/python -m research.anchors --bots mixbot2-tuned --games 24000 --seeds 1,2,3 --jobs 2
 
-A pairing whose bots all have a policy in the native core (random-stuck, mixbot, mixbot2, rule-v1)
+A pairing whose bots all have a policy in the native core (random-stuck, mixbot, mixbot2 and
+mixbot2-tuned, rule-v1)
 runs there (``--engine auto``, the default; ``--engine python`` forces the Python arena; the same
 seeds give the same results on both), some hundred times faster. ``--seeds`` pools the rounds
 of several seed bases into one line (one Wilson interval over all of them).
@@ -46,6 +49,8 @@ PUBLISHED: dict[tuple[str, str, int], float] = {
 """chausner/UnoAI's README: MixBot (parameters optimised for win rate) and MixBot2 against its random bot."""
 
 PAIRINGS: tuple[tuple[str, str], ...] = (
+    ("mixbot2-tuned", "random-stuck"),
+    ("mixbot2-tuned", "mixbot2"),
     ("mixbot2", "random-stuck"),
     ("mixbot", "random-stuck"),
     ("rule-v1", "random-stuck"),

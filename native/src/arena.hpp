@@ -14,7 +14,8 @@
 //   (RoundResult.scores), the turn actions of each seat (every applied action but calls and
 //   catches), finished (the round ended within max_actions).
 // The policies: random, random-stuck and rule-v1 as VecPool's opponents (vecpool.hpp), mixbot
-// and mixbot2 (policies/mixbot.hpp), mixbot2 reading the table's PublicRecord.
+// and mixbot2 (policies/mixbot.hpp), mixbot2 reading the table's PublicRecord and its seat's
+// MixParams (its options; mixbot2-tuned is mixbot2 with other ones).
 #pragma once
 #include <cstdint>
 #include <exception>
@@ -36,9 +37,9 @@ constexpr int AB_COUNT = 5;
 
 // Bot.choose / Bot.react of the policy bot for seat; the index in legal, -1 for None
 inline int arena_choose(int bot, const Table& t, int seat, bool turn, const Act* legal, int k, Rng& rng,
-                        const MixContext& ctx) {
+                        const MixContext& ctx, const MixParams& params) {
     if (bot == AB_MIXBOT) return mixbot_choose(false, t, seat, legal, k, rng, &ctx);
-    if (bot == AB_MIXBOT2) return mixbot_choose(true, t, seat, legal, k, rng, &ctx);
+    if (bot == AB_MIXBOT2) return mixbot_choose(true, t, seat, legal, k, rng, &ctx, params);
     return bot_choose(static_cast<Bot>(bot), t, seat, turn, legal, k, rng);
 }
 
@@ -62,10 +63,18 @@ struct Arena {
     int64_t max_actions;
     int composition[NIDS];
     bool counting;  // a mixbot2 plays: keep the public record
+    MixParams params[MAXS];  // the lineup's mixbot2 options, rotated with it
 
-    Arena(const Rules& rules, int seats, const std::vector<int>& bots, uint64_t seed_, int64_t max_actions_)
+    // params: none (every mixbot2 with its defaults) or one per seat of the lineup, each empty
+    // (the defaults) or MixParams' flat form
+    Arena(const Rules& rules, int seats, const std::vector<int>& bots, uint64_t seed_, int64_t max_actions_,
+          const std::vector<std::vector<int>>& mix = {})
         : R(rules), n(seats), seed(Seed::of(seed_)), max_actions(max_actions_), composition{}, counting(false) {
         if (static_cast<int>(bots.size()) != n) throw std::invalid_argument("one bot per seat");
+        if (!mix.empty() && static_cast<int>(mix.size()) != n)
+            throw std::invalid_argument("params: none, or one list per seat");
+        for (size_t s = 0; s < mix.size(); s++)
+            if (!mix[s].empty()) params[s] = MixParams::from(mix[s].data(), static_cast<int>(mix[s].size()));
         for (int s = 0; s < n; s++) {
             if (bots[static_cast<size_t>(s)] < 0 || bots[static_cast<size_t>(s)] >= AB_COUNT)
                 throw std::invalid_argument("bots: 0 random, 1 random-stuck, 2 rule-v1, 3 mixbot, 4 mixbot2");
@@ -88,7 +97,11 @@ struct Arena {
     void play(int64_t index, Table& t, PublicRecord& rec, ArenaGame& out, std::vector<ArenaMove>* log) const {
         int64_t block = index / n, rotation = index % n;
         int8_t bot[MAXS];
-        for (int s = 0; s < n; s++) bot[s] = lineup[(s + rotation) % n];
+        const MixParams* param[MAXS];
+        for (int s = 0; s < n; s++) {
+            bot[s] = lineup[(s + rotation) % n];
+            param[s] = &params[(s + rotation) % n];
+        }
         uint64_t deal = derive_seed(seed, "deal", block, true);
         uint32_t w[2] = {static_cast<uint32_t>(deal), static_cast<uint32_t>(deal >> 32)};
         Engine::init(t, n, w, w[1] ? 2 : 1);
@@ -114,7 +127,7 @@ struct Arena {
                     if (declined[s] == version + 1) continue;
                     int k = Engine{R, t}.legal(s, legal);
                     if (!k) continue;
-                    int j = arena_choose(bot[s], t, s, false, legal, k, rngs[s], ctx);
+                    int j = arena_choose(bot[s], t, s, false, legal, k, rngs[s], ctx, *param[s]);
                     if (j < 0) {
                         declined[s] = version + 1;
                         continue;
@@ -127,7 +140,7 @@ struct Arena {
             if (seat < 0) {
                 seat = t.active;
                 int k = Engine{R, t}.legal(seat, legal);
-                int j = arena_choose(bot[seat], t, seat, true, legal, k, rngs[seat], ctx);
+                int j = arena_choose(bot[seat], t, seat, true, legal, k, rngs[seat], ctx, *param[seat]);
                 if (j < 0) throw std::logic_error("a bot chose no action on its turn");
                 a = legal[j];
             }

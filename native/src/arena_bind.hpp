@@ -29,11 +29,12 @@ void arena_record(const uno::ArenaGame& g, int n, int32_t* row) {
 // Games first .. first + games - 1 of an arena run of `seed` (the lineup `bots`, one policy code per
 // seat), on `threads` threads, the GIL released: int32 rows of 2 + 2 * seats (winners as a bit per
 // seat, finished, the points of each seat, the turn actions of each seat), as bytes.
+// params: mixbot2's options per seat (uno::Arena's constructor), none for the defaults.
 nb::bytes arena_run(Pool& pool, const std::vector<int>& bots, uint64_t seed, int64_t first, int64_t games,
-                    int64_t max_actions, int threads) {
+                    int64_t max_actions, int threads, const std::vector<std::vector<int>>& params) {
     if (games < 0 || first < 0) throw std::invalid_argument("first and games must be >= 0");
     if (max_actions < 0) throw std::invalid_argument("max_actions must be >= 0");
-    uno::Arena arena(pool.R, pool.seats, bots, seed, max_actions);
+    uno::Arena arena(pool.R, pool.seats, bots, seed, max_actions, params);
     const int n = pool.seats;
     std::vector<uno::ArenaGame> out(static_cast<size_t>(games));
     {
@@ -48,9 +49,10 @@ nb::bytes arena_run(Pool& pool, const std::vector<int>& bots, uint64_t seed, int
 
 // Game `index` alone, with its actions: (its row as a list, [(seat, action notation), ...])
 std::tuple<std::vector<int32_t>, std::vector<std::tuple<int, std::string>>> arena_game(
-    Pool& pool, const std::vector<int>& bots, uint64_t seed, int64_t index, int64_t max_actions) {
+    Pool& pool, const std::vector<int>& bots, uint64_t seed, int64_t index, int64_t max_actions,
+    const std::vector<std::vector<int>>& params) {
     if (index < 0) throw std::invalid_argument("index must be >= 0");
-    uno::Arena arena(pool.R, pool.seats, bots, seed, max_actions);
+    uno::Arena arena(pool.R, pool.seats, bots, seed, max_actions, params);
     std::vector<uno::Table> table(1);
     uno::PublicRecord rec;
     uno::ArenaGame g{};
@@ -66,9 +68,10 @@ std::tuple<std::vector<int32_t>, std::vector<std::tuple<int, std::string>>> aren
 
 void bind_arena(nb::module_& m) {
     m.def("arena", &arena_run, nb::arg("pool"), nb::arg("bots"), nb::arg("seed"), nb::arg("first"),
-          nb::arg("games"), nb::arg("max_actions"), nb::arg("threads"));
+          nb::arg("games"), nb::arg("max_actions"), nb::arg("threads"),
+          nb::arg("params") = std::vector<std::vector<int>>{});
     m.def("arena_game", &arena_game, nb::arg("pool"), nb::arg("bots"), nb::arg("seed"), nb::arg("index"),
-          nb::arg("max_actions"));
+          nb::arg("max_actions"), nb::arg("params") = std::vector<std::vector<int>>{});
 }
 
 }  // namespace

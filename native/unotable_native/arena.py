@@ -26,7 +26,8 @@ from . import Pool, _core
 __all__ = ["POLICIES", "NativeGame", "game_actions", "play_rounds"]
 
 POLICIES: Mapping[str, int] = {"random": 0, "random-stuck": 1, "rule-v1": 2, "mixbot": 3, "mixbot2": 4}
-"""The bots with a policy in the core (their default options), by registry name, with its code."""
+"""The bots with a policy in the core (their default options; mixbot2 also with its limits and
+rankings, the ``params`` of :func:`play_rounds`), by registry name, with its code."""
 
 MAX_SEED = 2**64 - 1
 
@@ -53,6 +54,21 @@ def _codes(bots: Sequence[str], seats: int) -> list[int]:
     return [POLICIES[b] for b in bots]
 
 
+def _params(params: Sequence[Sequence[int] | None] | None, bots: Sequence[str]) -> list[list[int]]:
+    """mixbot2's options per seat for the core (``MixBot2.native_params``; None: the defaults)."""
+    if params is None:
+        return []
+    if len(params) != len(bots):
+        raise ValueError(f"{len(params)} params for {len(bots)} seats: give one per seat "
+                         "(None for the defaults)")
+    out = []
+    for bot, p in zip(bots, params, strict=True):
+        if p is not None and bot != "mixbot2":
+            raise ValueError(f"params are mixbot2's options; {bot!r} takes none")
+        out.append([] if p is None else [int(x) for x in p])
+    return out
+
+
 def _check(seed: int, first: int, games: int, max_actions: int) -> None:
     for name, value, top in (("seed", seed, MAX_SEED), ("first", first, 2**62), ("games", games, 2**62),
                              ("max_actions", max_actions, 2**62)):
@@ -69,14 +85,18 @@ def play_rounds(
     games: int,
     max_actions: int = 100_000,
     threads: int = 1,
+    params: Sequence[Sequence[int] | None] | None = None,
 ) -> list[NativeGame]:
     """Games ``first .. first + games - 1`` of the arena run of ``seed`` with the lineup ``bots``
     (one name of :data:`POLICIES` per seat, rotated as ``arena.seating`` rotates them), played on
-    ``threads`` threads with the GIL released; the results do not depend on ``threads``."""
+    ``threads`` threads with the GIL released; the results do not depend on ``threads``.
+    ``params``: none, or one entry per seat of the lineup, a mixbot2's options as
+    ``MixBot2.native_params()`` gives them (None: the defaults)."""
     _check(seed, first, games, max_actions)
     codes = _codes(list(bots), seats)
+    mix = _params(params, list(bots))
     pool = Pool(1, ruleset, seats)
-    raw = _core.arena(pool._core, codes, seed, first, games, max_actions, max(1, int(threads)))
+    raw = _core.arena(pool._core, codes, seed, first, games, max_actions, max(1, int(threads)), mix)
     rows = array.array("i")
     rows.frombytes(raw)
     if sys.byteorder != "little":  # pragma: no cover
@@ -106,13 +126,16 @@ def game_actions(
     seed: int,
     index: int,
     max_actions: int = 100_000,
+    params: Sequence[Sequence[int] | None] | None = None,
 ) -> tuple[NativeGame, list[tuple[int, str]]]:
     """Game ``index`` of the run, with every action the core applied: ``(seat, notation)`` in order
-    (what ``Game.actions`` holds after the Python arena's game, the deal aside)."""
+    (what ``Game.actions`` holds after the Python arena's game, the deal aside); ``params`` as
+    :func:`play_rounds` takes them."""
     _check(seed, index, 1, max_actions)
     codes = _codes(list(bots), seats)
+    mix = _params(params, list(bots))
     pool = Pool(1, ruleset, seats)
-    row, moves = _core.arena_game(pool._core, codes, seed, index, max_actions)
+    row, moves = _core.arena_game(pool._core, codes, seed, index, max_actions, mix)
     rotation = index % seats
     game = NativeGame(
         index,

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from unotable.bots.arena import Config, main, play_game, run_arena, seating, wilson
+from unotable.bots.arena import Config, decision_stats, main, play_game, run_arena, seating, wilson
 
 
 def test_wilson_interval() -> None:
@@ -75,7 +75,30 @@ def test_simulate_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["engine"] == "python" and data.pop("rounds_per_s") > 0  # heuristic: not in the core
     assert main([*argv, "--json"]) == 0
     again = json.loads(capsys.readouterr().out)
+    for d in (data, again):
+        for row in d["results"]:
+            assert row.pop("decision_ms")["count"] > 0  # timings differ from run to run
     assert again.pop("rounds_per_s") > 0 and again == data
+
+
+def test_simulate_reports_the_cpu_time_of_each_bots_decisions(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--seats", "3", "--bots", "heuristic,random", "--games", "6", "--seed", "2", "--quiet", "--json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    for row in data["results"]:
+        ms = row["decision_ms"]
+        assert set(ms) == {"count", "median", "p99", "max"}
+        # every turn action applied was one decision (calls and catches are decisions too)
+        assert ms["count"] >= round(row["mean_turns"] * row["seat_games"]) > 0
+        assert 0 <= ms["median"] <= ms["p99"] <= ms["max"]
+    result = run_arena("official", 2, ["heuristic", "random"], games=2, seed=1)
+    timed = result.decision_ms()
+    assert set(timed) == {"heuristic", "random"}
+    assert all(len(g.decision_ms) == 2 for g in result.results)
+    assert sum(len(ms) for g in result.results for ms in g.decision_ms) == sum(
+        t["count"] for t in timed.values() if t is not None)
+    assert decision_stats([]) is None
+    assert decision_stats([3.0, 1.0, 2.0]) == {"count": 3, "median": 2.0, "p99": 3.0, "max": 3.0}
 
 
 def test_simulate_shows_progress_and_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:

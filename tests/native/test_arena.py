@@ -14,13 +14,11 @@ import json
 import random
 
 import pytest
+from arena_check import compare
 
-from unotable.arbiter import Arbiter
 from unotable.bots import arena as py_arena
-from unotable.bots.arena import Config, game_rngs, run_arena, seating
+from unotable.bots.arena import run_arena
 from unotable.bots.mixbot import MIXBOT_RULES
-from unotable.bots.registry import make_bot
-from unotable.game import Game
 from unotable.rules import PRESET_NAMES, Ruleset
 
 native = pytest.importorskip(
@@ -29,15 +27,6 @@ native = pytest.importorskip(
 )
 
 OTHERS = ("random-stuck", "random", "rule-v1", "mixbot", "mixbot2")
-
-
-def _python_game(config: Config, index: int) -> list[tuple[int, str]]:
-    specs, seed = seating(config, index)
-    game = Game.new(seats=config.seats, ruleset=config.rules(), seed=seed)
-    bots = [make_bot(s) for s in specs]
-    rngs = game_rngs(config.seed, index, config.seats)
-    Arbiter(game, dict(enumerate(bots)), rngs).play_round(config.max_actions)
-    return [(s, str(a)) for s, a in game.actions if s is not None]
 
 
 def _lineups(preset: str, rng: random.Random, tables: int) -> list[list[str]]:
@@ -57,36 +46,13 @@ def _lineups(preset: str, rng: random.Random, tables: int) -> list[list[str]]:
     return out
 
 
-def _compare(rules: Ruleset, lineup: list[str], seed: int, games: int) -> int:
-    seats = len(lineup)
-    config = Config(rules.to_dict(), seats, tuple(lineup), seed)
-    decisions = 0
-    for index in range(games):
-        got, moves = native.game_actions(rules, seats, lineup, seed, index)
-        want = _python_game(config, index)
-        if moves != want:
-            k = next((j for j in range(min(len(moves), len(want))) if moves[j] != want[j]),
-                     min(len(moves), len(want)))
-            before = Game.new(seats=seats, ruleset=rules, seed=seating(config, index)[1])
-            for s, a in want[:k]:
-                before.play(a, s)
-            pytest.fail(f"{rules.describe()}, {lineup}, seed {seed}, game {index}: decision {k} differs: "
-                        f"python {want[k:k + 2]}, native {moves[k:k + 2]}; position before it: "
-                        f"{json.dumps(before.to_position())}")
-        result = py_arena.play_game(config, index)
-        assert (got.winners, got.points, got.turns, got.finished) == (
-            result.winners, result.points, result.turns, result.finished), (lineup, seed, index)
-        decisions += len(moves)
-    return decisions
-
-
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_policies_choose_what_the_python_bots_choose(preset: str) -> None:
     rng = random.Random(preset)
     rules = Ruleset.preset(preset)
     decisions = 0
     for k, lineup in enumerate(_lineups(preset, rng, 4)):
-        decisions += _compare(rules, lineup, seed=rng.randrange(2**40), games=30 if k < 2 else 15)
+        decisions += compare(rules, lineup, seed=rng.randrange(2**40), games=30 if k < 2 else 15)
     assert decisions > 1000
 
 
@@ -94,7 +60,7 @@ def test_policies_choose_what_the_python_bots_choose(preset: str) -> None:
 def test_policies_under_mixbot_rules(seats: int) -> None:
     for lineup in (["mixbot2"] + ["random-stuck"] * (seats - 1), ["mixbot"] + ["random-stuck"] * (seats - 1),
                    ["mixbot2", "mixbot"] * (seats // 2)):
-        _compare(MIXBOT_RULES, lineup, seed=7, games=60)
+        compare(MIXBOT_RULES, lineup, seed=7, games=60)
 
 
 @pytest.mark.slow
@@ -103,7 +69,7 @@ def test_policies_thousands_of_rounds(preset: str) -> None:
     rng = random.Random(preset + "/slow")
     rules = Ruleset.preset(preset)
     for lineup in _lineups(preset, rng, 12):
-        _compare(rules, lineup, seed=rng.randrange(2**64), games=250)
+        compare(rules, lineup, seed=rng.randrange(2**64), games=250)
 
 
 @pytest.mark.parametrize(("seats", "lineup"), [
@@ -159,6 +125,8 @@ def test_simulate_reports_the_engine_and_rounds_per_second(capsys: pytest.Captur
     assert core["rounds_per_s"] > 0 and py["rounds_per_s"] > 0
     for d in (core, py):
         del d["engine"], d["rounds_per_s"]
+        for row in d["results"]:  # the core's decisions are not timed (null)
+            assert (row.pop("decision_ms") is None) == (d is core)
     assert core == py
     assert py_arena.main([*args[:-2], "--bots", "heuristic", "--engine", "native"]) == 2
     assert "native engine cannot" in capsys.readouterr().err

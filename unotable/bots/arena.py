@@ -14,7 +14,8 @@ Every game's seed and every bot's RNG derive from ``--seed`` and the game's inde
 same command prints the same results whatever ``--jobs`` is.
 
 **In the core.** When every seat's bot has a policy in the native core (``unotable_native.arena``:
-random, random-stuck, rule-v1, mixbot, mixbot2, with their default options), the core is
+random, random-stuck, rule-v1, mixbot with its default options, mixbot2 and mixbot2-tuned with
+any limits and rankings), the core is
 installed, the mode is ``round`` and the seed is from 0 to 2**64 - 1, :func:`run_arena` plays the
 games there (``engine="auto"``, the default; ``engine="native"`` demands it and raises
 ``ValueError`` saying why not; ``engine="python"`` never uses it). The core plays the same games:
@@ -25,6 +26,9 @@ the same deals, rotations, generators and arbiter order, decision for decision
 The table gives, per bot (the same bot in several seats is counted together, per seat-game): the
 win rate with a 95% Wilson interval, the fair share (1/seats; 1/2 with partnerships, where a team
 wins together), the mean points scored per seat-game and the mean number of its own turn actions.
+``--json`` adds to each bot's row ``decision_ms``: the CPU time of its decisions in milliseconds
+(``count``, ``median``, ``p99``, ``max``; :class:`Timed`), measured in the Python arena only: a run
+in the core reports null (its decisions take microseconds and are not timed one by one).
 
 >>> result = run_arena("official", 2, ["heuristic", "random"], games=4, seed=1, jobs=1)
 >>> [row.bot for row in result.rows], sum(row.wins for row in result.rows) <= 4
@@ -38,22 +42,28 @@ import json
 import math
 import multiprocessing
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from unotable.actions import CALL_UNO, CATCH
+from unotable.actions import CALL_UNO, CATCH, Action
+from unotable.agent import Agent
 from unotable.arbiter import Applied, Arbiter, ArbiterError, derive_seed, seat_rngs
 from unotable.bots.base import Bot
+from unotable.bots.mixbot2 import MixBot2
 from unotable.bots.registry import make_bot, parse_bot_spec
 from unotable.errors import UnoError
+from unotable.events import Event
 from unotable.game import Game
 from unotable.phase import Phase
 from unotable.rules import Ruleset
+from unotable.views import PlayerView
 
-__all__ = ["ArenaError", "ArenaResult", "BotRow", "GameResult", "main", "play_game", "run_arena", "wilson"]
+__all__ = ["ArenaError", "ArenaResult", "BotRow", "GameResult", "Timed", "decision_stats", "main",
+           "native_lineup", "play_game", "run_arena", "wilson"]
 
 
 class ArenaError(RuntimeError):
@@ -102,6 +112,56 @@ class GameResult:
     rounds: int
     finished: bool
     seconds: float = field(default=0.0, compare=False)
+    decision_ms: tuple[tuple[float, ...], ...] = field(default=(), compare=False, repr=False)
+    """CPU milliseconds of each decision of each seat's bot (the Python arena's games; empty in
+    the core's): see :class:`Timed`."""
+
+
+class Timed(Agent):
+    """A bot whose decisions are timed in CPU time (:func:`time.thread_time`, milliseconds into
+    ``ms``): each ``choose`` (its turns) and each ``react`` that returned an action (an
+    out-of-turn offer taken; a declined offer is not a decision). Everything else passes through."""
+
+    def __init__(self, bot: Agent, ms: list[float]) -> None:
+        self.bot = bot
+        self.ms = ms
+        self.name = bot.name
+
+    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action | None:
+        start = time.thread_time()
+        action = self.bot.choose(view, legal, rng)
+        self.ms.append((time.thread_time() - start) * 1000.0)
+        return action
+
+    def react(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action | None:
+        start = time.thread_time()
+        action = self.bot.react(view, legal, rng)
+        if action is not None:
+            self.ms.append((time.thread_time() - start) * 1000.0)
+        return action
+
+    def observe(self, events: Sequence[Event]) -> None:
+        self.bot.observe(events)
+
+    def rejected(self, action: Action, error: Exception) -> bool:
+        return self.bot.rejected(action, error)
+
+    def restart(self) -> None:
+        self.bot.restart()
+
+
+def decision_stats(ms: Sequence[float]) -> dict[str, Any] | None:
+    """``count``, ``median``, ``p99`` (nearest rank) and ``max`` of decision times in milliseconds
+    (None for no decisions).
+
+    >>> decision_stats([4.0, 1.0, 2.0, 3.0])
+    {'count': 4, 'median': 2.5, 'p99': 4.0, 'max': 4.0}
+    """
+    if not ms:
+        return None
+    s = sorted(ms)
+    return {"count": len(s), "median": round(statistics.median(s), 4),
+            "p99": round(s[max(0, math.ceil(0.99 * len(s)) - 1)], 4), "max": round(s[-1], 4)}
 
 
 def seating(config: Config, index: int) -> tuple[tuple[str, ...], int]:
@@ -131,7 +191,8 @@ def play_game(config: Config, index: int, factory: Callable[[str], Bot] | None =
     n = config.seats
     rules = config.rules()
     game = Game.new(seats=n, ruleset=rules, seed=game_seed)
-    bots: list[Bot] = [build(spec) for spec in specs]
+    times: list[list[float]] = [[] for _ in range(n)]
+    bots: list[Bot] = [Timed(build(spec), times[s]) for s, spec in enumerate(specs)]
     rngs = game_rngs(config.seed, index, n)
     turns = [0] * n
 
@@ -172,7 +233,8 @@ def play_game(config: Config, index: int, factory: Callable[[str], Bot] | None =
         points = out.scores
         winners = out.winners
     return GameResult(
-        index, specs, winners, tuple(points), tuple(turns), rounds, finished, time.perf_counter() - started
+        index, specs, winners, tuple(points), tuple(turns), rounds, finished, time.perf_counter() - started,
+        tuple(tuple(t) for t in times),
     )
 
 
@@ -230,6 +292,15 @@ class ArenaResult:
     def rounds_per_s(self) -> float:
         """Games (rounds or matches) per second of wall time, the whole run included."""
         return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    def decision_ms(self) -> dict[str, dict[str, Any] | None]:
+        """Per bot spec, the CPU time of its decisions (:func:`decision_stats` over all its seats),
+        None where none was measured: the core's games (``engine`` native) are not timed."""
+        out: dict[str, list[float]] = {r.bot: [] for r in self.rows}
+        for g in self.results:
+            for spec, ms in zip(g.bots, g.decision_ms, strict=False):
+                out[spec].extend(ms)
+        return {bot: decision_stats(ms) for bot, ms in out.items()}
 
     def row(self, bot: str) -> BotRow:
         for r in self.rows:
@@ -421,7 +492,16 @@ ENGINES = ("auto", "native", "python")
 
 def native_unsupported(config: Config) -> str | None:
     """Why the core cannot play ``config`` (None when it can): a bot without a native policy, a
-    spec with options, mode ``match``, a seed outside 0 .. 2**64 - 1, or no core installed."""
+    spec with options the core does not have, mode ``match``, a seed outside 0 .. 2**64 - 1, or
+    no core installed."""
+    lineup = native_lineup(config)
+    return lineup if isinstance(lineup, str) else None
+
+
+def native_lineup(config: Config) -> tuple[list[str], list[list[int] | None]] | str:
+    """The core's policy for each seat of ``config``'s lineup and its mixbot2 options (None: its
+    defaults), or why the core cannot play it. mixbot2 and mixbot2-tuned, with any limits and
+    rankings, are the core's mixbot2 (``MixBot2.native_params``); the other policies take no option."""
     if config.mode != "round":
         return "it plays rounds only (mode round)"
     if not 0 <= config.seed < 2**64:
@@ -430,11 +510,22 @@ def native_unsupported(config: Config) -> str | None:
         from unotable_native.arena import POLICIES
     except ImportError as exc:
         return f"the core is not installed ({exc}; pip install -e native/)"
+    names: list[str] = []
+    params: list[list[int] | None] = []
     for spec in config.bots:
         name, options = parse_bot_spec(spec)
-        if options or name not in POLICIES:
-            return f"bot {spec!r} has no native policy (the core has {', '.join(POLICIES)}, without options)"
-    return None
+        if name in POLICIES and name != "mixbot2" and not options:
+            names.append(name)
+            params.append(None)
+            continue
+        bot = make_bot(spec)
+        mix = bot.native_params() if isinstance(bot, MixBot2) else None
+        if mix is None:
+            return (f"bot {spec!r} has no native policy (the core has {', '.join(POLICIES)} without options, "
+                    "and mixbot2 and mixbot2-tuned with their limits and rankings)")
+        names.append("mixbot2")
+        params.append(mix)
+    return names, params
 
 
 def _run_native(config: Config, name: str, games: int, jobs: int,
@@ -444,11 +535,14 @@ def _run_native(config: Config, name: str, games: int, jobs: int,
     started = time.perf_counter()
     chunk = games if progress is None else max(1000, -(-games // 20))
     results: list[GameResult] = []
+    lineup = native_lineup(config)
+    if isinstance(lineup, str):
+        raise ValueError(f"the native engine cannot play this run: {lineup}")
+    names, params = lineup
     for first in range(0, games, chunk):
         count = min(chunk, games - first)
-        names = [parse_bot_spec(spec)[0] for spec in config.bots]
         for g in play_rounds(config.rules(), config.seats, names, config.seed, first, count,
-                             config.max_actions, threads=jobs):
+                             config.max_actions, threads=jobs, params=params):
             specs = seating(config, g.index)[0]
             results.append(GameResult(g.index, specs, g.winners, g.points, g.turns, int(g.finished),
                                       g.finished))
@@ -563,6 +657,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         out = result.to_dict()
         out["engine"] = result.engine
         out["rounds_per_s"] = round(result.rounds_per_s, 1)
+        timing = result.decision_ms()
+        for row in out["results"]:
+            row["decision_ms"] = timing[row["bot"]]
         print(json.dumps(out, indent=2))
     else:
         print(result.table())

@@ -12,9 +12,9 @@ On its turn, among the plays it may make (a wild counts once per color it can na
    not wilds, a Wild Draw Four only with at most ``wd4_limit`` (4) of them; no limits in the end
    game (the next seat holds one card). Any other wild of the 112-card editions counts as a Wild
    (*ours*). When every play is held back, it draws.
-2. **A fixed ranking**: Draw Two > Skip > number > Reverse > Wild Draw Four > Wild; heads-up a
-   Reverse ranks as a Skip (it is one, TWO-2). In the end game: Draw Two > Wild Draw Four > Skip >
-   Reverse > number > Wild. Only the best-ranked plays stay.
+2. **A fixed ranking** (``ranking``): Draw Two > Skip > number > Reverse > Wild Draw Four > Wild;
+   heads-up a Reverse ranks as a Skip (it is one, TWO-2). In the end game (``attack``): Draw Two >
+   Wild Draw Four > Skip > Reverse > number > Wild. Only the best-ranked plays stay.
 3. **The colors held most**: among those, the plays of a color the hand holds most of (for a wild,
    the colors within one card of the most) come first, when there are any.
 4. **Card counting** breaks the remaining ties: for every other seat, an upper bound on how many
@@ -23,6 +23,12 @@ On its turn, among the plays it may make (a wild counts once per color it can na
    its hand, drawn from those bounds without replacement, matches the card (and color) played.
    When the bot itself acts next (a Skip, a Draw Two or a Wild Draw Four heads-up, a Reverse
    heads-up) the score is 1 when its remaining hand can follow, else 0. Remaining ties: at random.
+
+The options ``wild_limit``, ``wd4_limit``, ``drawn_wild_limit`` (whole numbers from 0) and
+``ranking``, ``attack`` (the six rank classes best first, as ``D2,S,N,R,W4,W``; ``/`` between them
+in a ``--bots`` spec: ``mixbot2:wd4_limit=1:ranking=D2/S/N/R/W/W4``) change those steps; their
+defaults are the rules above. ``mixbot2-tuned`` (:mod:`unotable.bots.tuned`) is this bot with tuned
+options. The core plays every value of them (:meth:`MixBot2.native_params`).
 
 After drawing a playable card it plays it, except a wild while the hand (the drawn card
 included) holds more than ``drawn_wild_limit`` (2) cards; a drawn wild names its color by steps
@@ -76,12 +82,43 @@ from unotable.cards import ID_COLOR, ID_IS_WILD, ID_RANK, NUM_CARD_IDS, WILD_DRA
 from unotable.events import CardPlayed, ColorChosen, DrawReason, Drew, Event, FirstCard, RoundStarted
 from unotable.views import PlayerView
 
-__all__ = ["Bounds", "MixBot2", "no_match_chance"]
+__all__ = ["ATTACK", "KINDS", "RANKING", "Bounds", "MixBot2", "no_match_chance", "parse_ranking"]
 
 # Rank classes of the rankings: draw two, skip, number, reverse, wild draw four, wild.
 _DRAW_TWO, _SKIP, _NUMBER, _REVERSE, _WD4, _WILD = range(6)
-_RANKING = (_DRAW_TWO, _SKIP, _NUMBER, _REVERSE, _WD4, _WILD)  # best first
-_ATTACK = (_DRAW_TWO, _WD4, _SKIP, _REVERSE, _NUMBER, _WILD)
+KINDS: tuple[str, ...] = ("D2", "S", "N", "R", "W4", "W")
+"""The names of the rank classes a ranking orders, by class: Draw Two, Skip, number (and No Mercy's
+other colored symbols), Reverse, Wild Draw Four, Wild (any other wild)."""
+RANKING = "D2,S,N,R,W4,W"
+"""The default ranking, best first."""
+ATTACK = "D2,W4,S,R,N,W"
+"""The default ranking when the next seat holds one card (the end game), best first."""
+
+
+def parse_ranking(text: str, option: str = "ranking") -> tuple[int, ...]:
+    """The rank classes of a ranking written best first as ``D2,S,N,R,W4,W`` (``,``, ``/``, ``>``
+    or spaces between the names; ``/`` in a ``--bots`` spec, whose commas part the seats), each of
+    :data:`KINDS` once.
+
+    >>> parse_ranking("D2/S/N/R/W/W4")
+    (0, 1, 2, 3, 5, 4)
+    >>> parse_ranking("D2,S,N")
+    Traceback (most recent call last):
+    ...
+    ValueError: ranking must name each of D2, S, N, R, W4, W once, best first (D2/S/N/R/W4/W), not 'D2,S,N'
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"{option} must be a string like D2/S/N/R/W4/W, not {text!r}")
+    names = [t for t in text.upper().replace("/", " ").replace(",", " ").replace(">", " ").split() if t]
+    if sorted(names) != sorted(KINDS):
+        raise ValueError(f"{option} must name each of {', '.join(KINDS)} once, best first "
+                         f"(D2/S/N/R/W4/W), not {text!r}")
+    return tuple(KINDS.index(t) for t in names)
+
+
+def _places(order: Sequence[int]) -> tuple[int, ...]:
+    """The place of each rank class in ``order`` (best first): what the core's MixParams hold."""
+    return tuple(order.index(k) for k in range(6))
 _R_SKIP, _R_REVERSE, _R_DRAW_TWO = int(Rank.SKIP), int(Rank.REVERSE), int(Rank.DRAW_TWO)
 
 
@@ -188,13 +225,33 @@ class MixBot2(MixBot):
     name = "mixbot2"
 
     def __init__(self, wild_limit: int = 2, wd4_limit: int = 4, drawn_wild_limit: int = 2,
+                 ranking: str = RANKING, attack: str = ATTACK,
                  colors: str = "ranked", counting: bool = True) -> None:
         if colors not in ("ranked", "first", "last", "off"):
             raise ValueError(f"colors must be 'ranked', 'first', 'last' or 'off', not {colors!r}")
+        for option, value in (("wild_limit", wild_limit), ("wd4_limit", wd4_limit),
+                              ("drawn_wild_limit", drawn_wild_limit)):
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 108:
+                raise ValueError(f"{option} must be a whole number from 0 to 108 (cards in hand), "
+                                 f"not {value!r}")
+        order = parse_ranking(ranking, "ranking")
+        attack_order = parse_ranking(attack, "attack")
         super().__init__(wild_limit=wild_limit, wd4_limit=wd4_limit, drawn_wild_limit=drawn_wild_limit)
+        self.ranking = ",".join(KINDS[k] for k in order)
+        self.attack = ",".join(KINDS[k] for k in attack_order)
+        self._place = _places(order)
+        self._attack_place = _places(attack_order)
         self.colors = colors
         self.counting = bool(counting)
         self.bounds = Bounds()
+
+    def native_params(self) -> list[int] | None:
+        """The core's MixParams for this bot (wild_limit, wd4_limit, drawn_wild_limit, the place of
+        each rank class in the ranking, then in the attack ranking), or None when an option the
+        core does not have (``colors``, ``counting``) is not its default."""
+        if self.colors != "ranked" or not self.counting:
+            return None
+        return [self.wild_limit, self.wd4_limit, self.drawn_wild_limit, *self._place, *self._attack_place]
 
     def restart(self) -> None:
         self.bounds = Bounds()
@@ -220,11 +277,11 @@ class MixBot2(MixBot):
                 allowed = plays  # no draw left (CL-DRAW-7): it must play
             plays = allowed
         heads_up = sum(view.in_round) == 2
-        ranking = _ATTACK if attack else _RANKING
+        place = self._attack_place if attack else self._place
         if self.colors == "first":
             plays = self._held_most(view, plays)
-        best = min(ranking.index(_kind(a.card.id, heads_up)) for a in plays)
-        plays = [a for a in plays if ranking.index(_kind(a.card.id, heads_up)) == best]
+        best = min(place[_kind(a.card.id, heads_up)] for a in plays)
+        plays = [a for a in plays if place[_kind(a.card.id, heads_up)] == best]
         return self._pick(view, plays, rng)
 
     def _variant(self, view: PlayerView, plays: list[Play], card: Card | None, rng: random.Random) -> Play:

@@ -35,6 +35,7 @@ from unotable.bots.mixbot2 import MixBot2
 from unotable.bots.random_bot import RandomBot
 from unotable.bots.random_stuck import RandomStuckBot
 from unotable.bots.rule_v1 import RuleV1Bot
+from unotable.bots.tuned import MixBot2Tuned
 
 __all__ = ["ALIASES", "BOT_NAMES", "BotSpecError", "canonical", "make_bot", "parse_bot_spec", "register",
            "registered", "unregister"]
@@ -59,6 +60,7 @@ _BUILT_IN: dict[str, Callable[..., Bot]] = {
     "random-stuck": RandomStuckBot,  # the anchors' opponent and bot (docs/bots.md)
     "mixbot": MixBot,
     "mixbot2": MixBot2,  # MixBot2 from its rules in words (docs/anchors.md)
+    "mixbot2-tuned": MixBot2Tuned,  # mixbot2 with tuned options (docs/bots.md)
     "learned": LearnedBot,  # the heuristic with a value network's turn choices (docs/bots.md)
 }
 

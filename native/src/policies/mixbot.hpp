@@ -1,5 +1,6 @@
-// The policies mixbot and mixbot2 in the core: unotable.bots.mixbot.MixBot and
-// unotable.bots.mixbot2.MixBot2 (default options), function by function and draw for draw.
+// The policies mixbot and mixbot2 in the core: unotable.bots.mixbot.MixBot (default options) and
+// unotable.bots.mixbot2.MixBot2 (its limits and rankings as MixParams; colors "ranked", counting
+// on), function by function and draw for draw.
 //
 // Each takes the seat's table (reading only what the seat's PlayerView holds: its hand, the hand
 // sizes, who is in the round, the direction, the phase, the discard pile's counts), the seat's
@@ -10,6 +11,7 @@
 // its comparisons tie exactly where the Python bot's do.
 #pragma once
 #include <cstdint>
+#include <stdexcept>
 
 #include "../core.hpp"
 #include "../vecpool.hpp"
@@ -17,10 +19,38 @@
 
 namespace uno {
 
-struct MixParams {  // MixBot's and MixBot2's defaults ("wins")
+// MixBot's and MixBot2's options, their defaults ("wins"). ranking and attack (mixbot2 only; mixbot
+// keeps MIX_WINS and MIX_ATTACK) hold the place of each MixKind in the ranking, best first at 0:
+// MixBot2._place and _attack_place, from its options ranking and attack.
+struct MixParams {
+    static constexpr int SIZE = 15;  // the flat form: the three limits, ranking, attack
     int wild_limit = 2;
     int wd4_limit = 4;
     int drawn_wild_limit = 2;
+    int ranking[6] = {0, 1, 2, 3, 4, 5};
+    int attack[6] = {0, 2, 4, 3, 1, 5};
+
+    // From MixBot2.native_params(): throws std::invalid_argument on a bad value
+    static MixParams from(const int* v, int size) {
+        if (size != SIZE) throw std::invalid_argument("mixbot2 params: 15 numbers (3 limits, 2 rankings of 6)");
+        MixParams p;
+        p.wild_limit = v[0];
+        p.wd4_limit = v[1];
+        p.drawn_wild_limit = v[2];
+        if (v[0] < 0 || v[1] < 0 || v[2] < 0) throw std::invalid_argument("mixbot2 params: the limits must be >= 0");
+        for (int r = 0; r < 2; r++) {
+            int* place = r ? p.attack : p.ranking;
+            bool seen[6] = {false, false, false, false, false, false};
+            for (int k = 0; k < 6; k++) {
+                int x = v[3 + 6 * r + k];
+                if (x < 0 || x > 5 || seen[x])
+                    throw std::invalid_argument("mixbot2 params: a ranking places each of the 6 kinds once (0 to 5)");
+                seen[x] = true;
+                place[k] = x;
+            }
+        }
+        return p;
+    }
 };
 
 // What mixbot2 reads beyond the table: the public record and Ruleset.composition() per card id
@@ -318,7 +348,7 @@ inline int mixbot2_turn(const Table& t, int seat, const Act* legal, const int* a
     if (!n)
         for (int i = 0; i < np; i++) plays[n++] = plays_in[i];
     bool heads_up = t.seats_in_round() == 2;
-    const int* ranking = attack ? MIX_ATTACK : MIX_WINS;
+    const int* ranking = attack ? p.attack : p.ranking;
     int best = 6;
     for (int i = 0; i < n; i++) {
         int r = ranking[mix_kind(legal[plays[i]].card, heads_up)];
