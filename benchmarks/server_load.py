@@ -185,6 +185,11 @@ async def player(
                     await ws.send(json.dumps({"type": "next_round" if status == "round_over" else "rematch"}))
                 last_status = status
                 continue
+            if status == "match_over" and info is not None and info.get("rematch") is not None:
+                if seat not in info["rematch"]["accepted"]:  # the host proposed: every seat accepts
+                    await ws.send(json.dumps({"type": "accept_rematch"}))
+                last_status = status
+                continue
             if status is not None:
                 last_status = status
             view = msg.get("view")

@@ -69,8 +69,12 @@ TYPES = [
     "remove_bot",
     "kick",
     "settings",
+    "reading",
+    "ask_seat",
+    "accept_rematch",
+    "answer_seat",
 ]
-HOST_ONLY = ["start", "next_round", "rematch", "add_bot", "remove_bot", "kick", "settings"]
+HOST_ONLY = ["start", "next_round", "rematch", "add_bot", "remove_bot", "kick", "settings", "answer_seat"]
 
 json_leaf = (
     st.none()
@@ -166,6 +170,8 @@ def bad_messages(draw: st.DrawFn) -> tuple[str, str | bytes, set[str]]:
         msg = {"type": msg_type}
         if msg_type in ("add_bot", "remove_bot", "kick"):
             msg["seat"] = draw(st.integers(0, 3))
+        if msg_type == "answer_seat":
+            msg.update(ask=1, accept=draw(st.booleans()))
         return draw(st.sampled_from(["guest", "spectator"])), json.dumps(msg), {"forbidden"}
     if kind == "spectator":
         msg = draw(

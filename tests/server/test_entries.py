@@ -17,7 +17,12 @@ from unotable.server.entries import (
     Dealt,
     Entry,
     Left,
+    ReadingSet,
+    RematchAccepted,
     Rematched,
+    RematchProposed,
+    SeatAnswered,
+    SeatAsked,
     Seated,
     SettingsChanged,
     Started,
@@ -36,6 +41,12 @@ EVERY_KIND: list[tuple[Entry, dict[str, Any]]] = [
     (Dealt(), {"k": "deal"}),
     (Acted(3, "W4:B", ActedBy.TIMEOUT), {"k": "act", "seat": 3, "a": "W4:B", "by": "timeout"}),
     (AutopilotSet(1, True), {"k": "autopilot", "seat": 1, "on": True}),
+    (ReadingSet(2, False), {"k": "reading", "seat": 2, "on": False}),
+    (SeatAsked("Dara", "cd" * 32), {"k": "ask_seat", "name": "Dara", "token_hash": "cd" * 32}),
+    (SeatAnswered(3, True), {"k": "answer_seat", "ask": 3, "accept": True}),
+    (RematchProposed(None), {"k": "propose_rematch", "seat": None}),
+    (RematchProposed(0), {"k": "propose_rematch", "seat": 0}),
+    (RematchAccepted(1), {"k": "accept_rematch", "seat": 1}),
 ]
 
 
@@ -60,6 +71,9 @@ def test_an_act_row_without_by_is_a_players() -> None:
         {"k": "act", "seat": 0, "a": "draw", "by": "ghost"},
         {"k": "autopilot", "seat": 0, "on": 1},
         {"k": "settings", "settings": []},
+        {"k": "reading", "seat": 0, "on": "yes"},
+        {"k": "answer_seat", "ask": 1},
+        {"k": "propose_rematch", "seat": "0"},
     ],
 )
 def test_a_row_that_is_no_entry_is_refused(row: dict[str, Any]) -> None:

@@ -75,7 +75,8 @@ def test_the_commitment_is_sent_at_the_start_and_the_seed_only_at_the_end(server
         late = await Client.open(server, match.table, Stream(None))
         assert late.welcome is not None and _deal(late.welcome) == revealed["table"]["deal"]
         # a rematch: a new commitment, its seed secret again; the first match still verifies
-        again = await host.request({"type": "rematch"}, flush=True)
+        await host.request({"type": "rematch"}, flush=True)  # proposed: the other player accepts
+        again = await match.humans[1].request({"type": "accept_rematch"}, flush=True)
         fresh = _deal(again)
         assert fresh is not None and set(fresh) == {"recipe", "commitment"}
         assert fresh["commitment"] != published

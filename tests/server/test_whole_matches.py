@@ -6,7 +6,7 @@ published at ``/t/{id}/record`` (409 before the match is over) replays to the sa
 frame of every seat and of a spectator is checked against it (leak_scan.py): each view is the
 engine's view of that seat at that point, the events are exactly the seat's, and nothing carries
 the seed, the RNG state, a hand or the draw pile. The leak scan is shown to catch a tampered frame,
-and a rematch deals a new game to the same seats. On SQLite and PostgreSQL.
+and a rematch, once the players accept it, deals a new game to the same seats. On SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
@@ -112,7 +112,9 @@ def test_the_leak_scan_catches_a_leak(server: ServerProc) -> None:
         await guest.ping()
         refused = await guest.request({"type": "rematch"}, flush=True)
         assert refused["type"] == "error" and refused["code"] == "forbidden"
-        again = await host.request({"type": "rematch"}, flush=True)
+        proposed = await host.request({"type": "rematch"}, flush=True)  # proposed: the guest accepts
+        assert proposed["type"] == "update" and proposed["table"]["rematch"] == {"accepted": [0, 2, 3]}
+        again = await guest.request({"type": "accept_rematch"}, flush=True)
         assert again["type"] == "update" and again["static"] is not None, again
         assert again["table"]["status"] == "playing"
         assert [s["name"] for s in again["table"]["seats"]] == ["P0", "P1", "Bot 2", "Bot 3"]

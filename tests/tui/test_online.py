@@ -516,3 +516,32 @@ def test_out_of_turn_chances_and_a_wild_from_its_index(tmp_path: Path, playing_t
         {"type": "kick", "seat": 2},
     ]
     assert Card.parse("W4") in client.my_view().hand  # type: ignore[union-attr]
+
+
+def test_a_rematch_proposed_is_told_and_accepted(tmp_path: Path) -> None:
+    import asyncio
+
+    out = io.StringIO()
+    client = OnlineClient("http://h:1/t/abc", out=out, ask=lambda p: "", tokens=TokenStore(tmp_path))
+    sock = FakeSocket()
+    client.ws = sock  # type: ignore[assignment]
+    client.me = 1
+    seats = [
+        {"seat": i, "kind": "human", "name": name, "level": None, "connected": True, "autopilot": False}
+        for i, name in enumerate(("Ann", "Bo"))
+    ]
+    table = {"table": "abc", "status": "match_over", "seats": seats, "spectators": 0, "turn_deadline": None,
+             "settings": {"preset": "house", "options": {"target_score": 250}}}
+
+    async def scenario() -> None:
+        await client.handle({"type": "update", "seq": 3, "events": [], "view": None, "table": table})
+        await client.handle_line("accept")  # nothing proposed yet: said, nothing sent
+        assert "No rematch is proposed yet" in out.getvalue()
+        offer = {**table, "rematch": {"accepted": [0]}}
+        await client.handle({"type": "update", "seq": 4, "events": [], "view": None, "table": offer})
+        assert "The host proposes a rematch (house, 250 points to win): type accept" in out.getvalue()
+        assert client.prompt() == "(rematch proposed: accept or quit) > "
+        await client.handle_line("accept")
+
+    asyncio.run(scenario())
+    assert sock.sent == [{"type": "accept_rematch"}]

@@ -32,8 +32,13 @@ __all__ = [
     "Entry",
     "Left",
     "Reacted",
+    "ReadingSet",
     "ReadySet",
+    "RematchAccepted",
+    "RematchProposed",
     "Rematched",
+    "SeatAnswered",
+    "SeatAsked",
     "Renamed",
     "Seated",
     "SettingsChanged",
@@ -110,6 +115,68 @@ class ReadySet:
     """A player is done reading the round's summary."""
 
     kind: ClassVar[str] = "ready"
+    seat: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"k": self.kind, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingSet:
+    """A player's page shows the round's summary (``on``) or stopped showing it: while a player
+    who is not ready reads, the countdown to the next deal waits (up to the table's ``read_limit``)."""
+
+    kind: ClassVar[str] = "reading"
+    seat: int
+    on: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"k": self.kind, "seat": self.seat, "on": self.on}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAsked:
+    """Someone watching a full waiting room asks the host for a seat, under ``name``; the hash of
+    the key they chose becomes their seat's token hash if the host adds the seat."""
+
+    kind: ClassVar[str] = "ask_seat"
+    name: str
+    token_hash: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"k": self.kind, "name": self.name, "token_hash": self.token_hash}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAnswered:
+    """The host answered request ``ask`` (numbered from 1 in the table's order): ``accept`` adds a
+    seat and seats its asker."""
+
+    kind: ClassVar[str] = "answer_seat"
+    ask: int
+    accept: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"k": self.kind, "ask": self.ask, "accept": self.accept}
+
+
+@dataclass(frozen=True, slots=True)
+class RematchProposed:
+    """The host proposed a rematch after a finished match (``seat``: the host's own seat, which
+    accepts with the proposal; None for a host who holds no seat)."""
+
+    kind: ClassVar[str] = "propose_rematch"
+    seat: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"k": self.kind, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class RematchAccepted:
+    """A player accepted the rematch proposed (as the settings stand now)."""
+
+    kind: ClassVar[str] = "accept_rematch"
     seat: int
 
     def to_dict(self) -> dict[str, Any]:
@@ -220,7 +287,8 @@ class AutopilotSet:
 
 Entry: TypeAlias = (
     Seated | BotAdded | BotRemoved | Left | SettingsChanged | Chatted | Started | Rematched | Dealt | Acted
-    | AutopilotSet | Renamed | Reacted | ReadySet
+    | AutopilotSet | Renamed | Reacted | ReadySet | ReadingSet | SeatAsked | SeatAnswered | RematchProposed
+    | RematchAccepted
 )
 """Any log entry."""
 
@@ -239,6 +307,13 @@ def _str(doc: dict[str, Any], key: str) -> str:
     return value
 
 
+def _bool(doc: dict[str, Any], key: str) -> bool:
+    value = doc[key]
+    if not isinstance(value, bool):
+        raise ValueError(f"entry {doc!r}: {key} is a boolean")
+    return value
+
+
 def entry_from_dict(doc: dict[str, Any]) -> Entry:
     """The entry a stored dict holds (:class:`ValueError` for anything else)."""
     try:
@@ -253,6 +328,17 @@ def entry_from_dict(doc: dict[str, Any]) -> Entry:
             return Left(_int(doc, "seat"))
         if kind == "ready":
             return ReadySet(_int(doc, "seat"))
+        if kind == "reading":
+            return ReadingSet(_int(doc, "seat"), _bool(doc, "on"))
+        if kind == "ask_seat":
+            return SeatAsked(_str(doc, "name"), _str(doc, "token_hash"))
+        if kind == "answer_seat":
+            return SeatAnswered(_int(doc, "ask"), _bool(doc, "accept"))
+        if kind == "propose_rematch":
+            seat = doc["seat"]
+            return RematchProposed(None if seat is None else _int(doc, "seat"))
+        if kind == "accept_rematch":
+            return RematchAccepted(_int(doc, "seat"))
         if kind == "rename":
             return Renamed(_int(doc, "seat"), _str(doc, "name"))
         if kind == "react":

@@ -192,7 +192,10 @@ def reaction(actor: TableActor, conns: Iterable[Conn], entry: Reacted) -> None:
     ))
 
 
-TABLE_KINDS = frozenset({"start", "rematch", "deal", "autopilot", "settings", "rename", "ready"})
+TABLE_KINDS = frozenset({
+    "start", "rematch", "deal", "autopilot", "settings", "rename", "ready", "reading", "ask_seat",
+    "answer_seat", "propose_rematch", "accept_rematch",
+})
 """The entries whose update carries the table even when no seat changed."""
 
 

@@ -217,7 +217,8 @@ class Leave(_Message):
 
 
 class HostStart(_Message):
-    """Deal the first round (at least two seats filled), the next round, or a rematch."""
+    """Deal the first round (at least two seats filled), the next round, or propose a rematch
+    after a finished match (a second ``rematch`` while one is proposed deals it without waiting)."""
 
     type: Literal["start", "next_round", "rematch"]
 
@@ -258,7 +259,8 @@ class React(_Message):
 
 
 class HostSettings(_Message):
-    """Change the settings in the waiting room (any of them)."""
+    """Change the settings in the waiting room (any of them), or after a finished match for the
+    rematch (all but ``seats``)."""
 
     type: Literal["settings"]
     preset: str | None = Field(default=None, max_length=32)
@@ -267,6 +269,7 @@ class HostSettings(_Message):
     bot_level: str | None = Field(default=None, max_length=16)
     turn_seconds: float | None = Field(default=None, ge=0, le=600)
     round_pause: float | None = Field(default=None, ge=0, le=86400)
+    read_limit: float | None = Field(default=None, ge=0, le=3600)
 
 
 class Ready(_Message):
@@ -276,15 +279,52 @@ class Ready(_Message):
     type: Literal["ready"]
 
 
+class Reading(_Message):
+    """The page shows the round's summary to its player (``on``), or stopped showing it (hidden,
+    closed). While a player who is not ready reads, the countdown waits, for ``read_limit`` seconds
+    at most in a round. Outside a round's summary it changes nothing (no error)."""
+
+    type: Literal["reading"]
+    on: bool
+
+
+class AskSeat(_Message):
+    """Someone watching a full waiting room asks the host for a seat, under ``name``. ``key`` (32
+    to 64 letters, digits, ``-`` or ``_``, drawn at random by the client and kept secret) becomes
+    the seat's token if the host adds the seat: the client then says hello with it."""
+
+    type: Literal["ask_seat"]
+    name: str = Field(min_length=1, max_length=LIMITS.name_length)
+    key: str = Field(min_length=32, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+
+
+class HostAnswerSeat(_Message):
+    """The host's answer to request ``ask`` (``asks`` in the public table): ``accept`` adds a seat
+    (10 at most) and seats the asker."""
+
+    type: Literal["answer_seat"]
+    ask: int = Field(ge=1)
+    accept: bool
+
+
+class AcceptRematch(_Message):
+    """Accept the rematch the host proposed, with the settings as they stand (a change of the
+    settings asks everyone again). The match is dealt when every connected player accepted."""
+
+    type: Literal["accept_rematch"]
+
+
 ClientMsg: TypeAlias = (
-    Hello | Sit | Act | Chat | Ping | Leave | Rename | React | Ready | HostStart | HostBot | HostKick
-    | HostSettings
+    Hello | Sit | Act | Chat | Ping | Leave | Rename | React | Ready | Reading | AskSeat | AcceptRematch
+    | HostStart | HostBot | HostKick | HostSettings | HostAnswerSeat
 )
 """Any client message (the type of what :func:`parse_client` returns)."""
 ClientMessage = Annotated[ClientMsg, Field(discriminator="type")]
 _CLIENT: TypeAdapter[ClientMsg] = TypeAdapter(ClientMessage)
 
-HOST_TYPES = frozenset({"start", "next_round", "rematch", "add_bot", "remove_bot", "kick", "settings"})
+HOST_TYPES = frozenset(
+    {"start", "next_round", "rematch", "add_bot", "remove_bot", "kick", "settings", "answer_seat"}
+)
 
 
 def parse_client(text: str | bytes) -> ClientMsg:
@@ -305,7 +345,8 @@ def _describe(exc: ValidationError) -> str:
     if kind == "json_invalid":
         return "not JSON"
     if kind in ("union_tag_invalid", "union_tag_not_found"):
-        return "type must be one of hello, sit, act, chat, ping, leave, rename, react, ready, " + ", ".join(
+        return "type must be one of hello, sit, act, chat, ping, leave, rename, react, ready, reading, " \
+            "ask_seat, accept_rematch, " + ", ".join(
             sorted(HOST_TYPES)
         )
     return f"{where}: {first['msg']}" if where else str(first["msg"])
@@ -341,6 +382,22 @@ class DealProof(BaseModel):
     salt: str | None = Field(default=None, description="the salt (64 hex digits), once the match is over")
 
 
+class SeatAsk(BaseModel):
+    """A request for a seat at a full waiting room, waiting for the host's answer."""
+
+    model_config = ConfigDict(extra="forbid")
+    ask: int = Field(description="the request's number, for answer_seat")
+    name: str
+
+
+class RematchInfo(BaseModel):
+    """A rematch the host proposed: who accepted (bots accept; it is dealt when every connected
+    player did)."""
+
+    model_config = ConfigDict(extra="forbid")
+    accepted: list[int] = Field(description="the seats that accepted (bots' seats among them)")
+
+
 class PublicTable(BaseModel):
     """The public table (also ``GET /api/tables/{table}``): no token, no hidden card."""
 
@@ -351,8 +408,16 @@ class PublicTable(BaseModel):
     seats: list[SeatInfo]
     spectators: int
     turn_deadline: float | None = Field(description="seconds left for the seat to act, when timed")
-    next_round_in: float | None = Field(default=None, description="after a round: seconds to the next deal")
+    next_round_in: float | None = Field(
+        default=None, description="after a round: seconds to the next deal (standing still while one reads)"
+    )
     ready: list[int] = Field(default_factory=list, description="after a round: the seats that are ready")
+    reading: list[int] = Field(
+        default_factory=list,
+        description="after a round: the seats whose players read the summary (not ready yet): it waits",
+    )
+    asks: list[SeatAsk] = Field(default_factory=list, description="requests for a seat at a full table")
+    rematch: RematchInfo | None = Field(default=None, description="a rematch proposed after the match")
     deal: DealProof | None = Field(
         default=None, description="the current match's seed commitment (and its reveal once it is over)"
     )

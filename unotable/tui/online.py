@@ -101,7 +101,9 @@ HELP = COMMANDS_HELP + """\
   chat TEXT    say something to the table         sit [N]     take a free seat (waiting room)
   help (?)     this help              quit (q)   go (your seat is kept; end of input, Ctrl-C too)
   leave        give your seat up (a bot takes it in play)
-Host commands: start · next_round · rematch · add_bot N [LEVEL] · remove_bot N · kick N"""
+  accept       after a match: accept the rematch the host proposed
+Host commands: start · next_round · rematch (proposes; again: deals it now) · add_bot N [LEVEL]
+  · remove_bot N · kick N"""
 
 class _Quit(Exception):
     """The person asked to leave."""
@@ -155,6 +157,7 @@ class OnlineClient(OnlineState):
         self._waiting_line = False
         # what the terminal shows
         self._shown_hand: tuple[Card, ...] | None = None
+        self._rematch_told: tuple[str, str] | None = None  # the rematch's terms, as last told
         self._prompting: str | None = None
         self.stopped: int | None = None
 
@@ -336,6 +339,23 @@ class OnlineClient(OnlineState):
             self.say(self.style.dim(f"  {who} ran out of time: the table made the usual move."))
         self.show_events(msg.get("events") or [])
         self.after_change()
+        self.tell_rematch()
+
+    def tell_rematch(self) -> None:
+        """A rematch proposed (or its terms changed): say so once, with the target, and how to accept."""
+        offer = (self.info or {}).get("rematch")
+        if not isinstance(offer, dict) or self.status != "match_over":
+            self._rematch_told = None
+            return
+        settings = (self.info or {}).get("settings") or {}
+        target = (settings.get("options") or {}).get("target_score", "")
+        terms = (clean(str(settings.get("preset", "?"))), clean(str(target)))
+        accepted = offer.get("accepted") or []
+        if self.me is None or self.me in accepted or terms == self._rematch_told:
+            return
+        self._rematch_told = terms
+        goal = f", {terms[1]} points to win" if terms[1] else ""
+        self.say(self.style.bold(f"The host proposes a rematch ({terms[0]}{goal}): type accept to play it."))
 
     def on_error(self, msg: dict[str, Any]) -> None:
         code = str(msg.get("code", ""))
@@ -445,7 +465,7 @@ class OnlineClient(OnlineState):
                 won = self.me in view.outcome.winners
                 self.say(self.style.bold("You won the match!" if won else "You lost the match."))
             self.say("The record, seed included, is at " f"{self.where.link}/record"
-                     + (" · type rematch for another match" if self.host else ""))
+                     + (" · type rematch to propose another match" if self.host else ""))
         else:
             pause = self.setting("round_pause")
             when = f" or after {pause:g} s" if isinstance(pause, int | float) else ""
@@ -503,6 +523,12 @@ class OnlineClient(OnlineState):
         command = split_command(line)
         if command is not None:
             await self.command(*command)
+            return
+        if line.strip().lower() == "accept" and self.status == "match_over":  # the rematch proposed
+            if (self.info or {}).get("rematch") is None:
+                self.error("No rematch is proposed yet: the host proposes one (rematch).")
+            else:
+                await self.send({"type": "accept_rematch"})
             return
         mine = self.my_view()
         try:

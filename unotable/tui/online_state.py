@@ -193,6 +193,9 @@ class OnlineState:
 
     def prompt(self) -> str:
         """The prompt, which says what the session waits for when it is not this seat's turn."""
+        offer = self.info.get("rematch") if self.info is not None else None
+        if offer is not None and self.me is not None and self.me not in offer.get("accepted", []):
+            return "(rematch proposed: accept or quit) > "
         v = self.my_view()
         if v is None:
             if self.status != "waiting" or self.me is None:

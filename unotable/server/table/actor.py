@@ -33,9 +33,14 @@ from unotable.server.entries import (
     Entry,
     Left,
     Reacted,
+    ReadingSet,
     ReadySet,
+    RematchAccepted,
     Rematched,
+    RematchProposed,
     Renamed,
+    SeatAnswered,
+    SeatAsked,
     Seated,
     SettingsChanged,
     Started,
@@ -83,6 +88,8 @@ class TableActor(Decisions, Frames, Records):
         elif isinstance(entry, SettingsChanged):
             self.settings = TableSettings.from_dict(dict(entry.settings))
             self.seats = (self.seats + [Seat() for _ in range(self.settings.seats)])[: self.settings.seats]
+            if self.rematch is not None:  # new terms for the rematch: everyone is asked again
+                self.rematch = set()
         elif isinstance(entry, Chatted):
             self.chat_log.append(entry)
         elif isinstance(entry, Renamed):
@@ -91,6 +98,20 @@ class TableActor(Decisions, Frames, Records):
             pass
         elif isinstance(entry, ReadySet):
             self.ready.add(entry.seat)
+        elif isinstance(entry, ReadingSet):
+            (self.reading.add if entry.on else self.reading.discard)(entry.seat)
+        elif isinstance(entry, SeatAsked):
+            self.asks_made += 1
+            self.asks[self.asks_made] = (entry.name, entry.token_hash)
+        elif isinstance(entry, SeatAnswered):
+            name, token = self.asks.pop(entry.ask)
+            if entry.accept:  # a seat more, and the asker in it (their key is its token)
+                self.settings.seats += 1
+                self.seats.append(Seat(SeatKind.HUMAN, name, None, token))
+        elif isinstance(entry, RematchProposed):
+            self.rematch = set() if entry.seat is None else {entry.seat}
+        elif isinstance(entry, RematchAccepted):
+            self.rematch = (self.rematch or set()) | {entry.seat}
         elif isinstance(entry, Started | Rematched):
             if isinstance(entry, Rematched) and self.game is not None:
                 self.past.append(Record.from_game(self.game, names=self.names()))
@@ -98,11 +119,15 @@ class TableActor(Decisions, Frames, Records):
             self.proof = (commitment(entry.seed, entry.salt), entry.seed, entry.salt) if entry.salt else None
             events = self._start_game(entry.seed)
             self.ready.clear()
+            self.reading.clear()
+            self.asks.clear()
+            self.rematch = None
         elif isinstance(entry, Dealt):
             assert self.game is not None
             events = self.game.next_round()
             self.status = TableStatus.PLAYING
             self.ready.clear()
+            self.reading.clear()
         elif isinstance(entry, Acted):
             events = self._apply_act(entry)
         else:
@@ -161,6 +186,7 @@ class TableActor(Decisions, Frames, Records):
                 self.turn_key = key
                 self.turn_started = now
         self.game_seq_at.append((self.games, game.last_seq if game is not None else 0))
+        self.hold(now)
 
     def replay(self, entries: Sequence[Entry], now: float) -> None:
         for entry in entries:
@@ -178,6 +204,7 @@ class TableActor(Decisions, Frames, Records):
         s = self.seats[seat]
         s.connections += 1
         s.away_since = None
+        self.hold(now)
 
     def disconnected(self, seat: int | None, now: float) -> None:
         if seat is None:
@@ -187,3 +214,4 @@ class TableActor(Decisions, Frames, Records):
         s.connections = max(0, s.connections - 1)
         if s.connections == 0:
             s.away_since = now
+        self.hold(now)

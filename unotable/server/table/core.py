@@ -13,6 +13,7 @@ changes the state (:meth:`~.actor.TableActor.apply`). A :class:`Decision` is wha
 from __future__ import annotations
 
 import random
+import secrets
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -21,11 +22,12 @@ from unotable.actions import Action
 from unotable.bots import Bot
 from unotable.game import Game
 from unotable.record import Record
-from unotable.server.entries import Chatted, Entry
+from unotable.server.entries import Chatted, Entry, Rematched
 from unotable.server.ids import matches
 from unotable.server.protocol import ErrorCode, ProtocolError, SeatKind, TableStatus
 from unotable.server.table.seats import Seat
 from unotable.server.table.settings import TableSettings
+from unotable.verify import new_salt
 from unotable.views import TableInfo, ViewParts
 
 __all__ = ["CHAT_KEPT", "Decision", "TableCore"]
@@ -63,6 +65,10 @@ class TableCore:
         self.finished = False
         self.chat_log: deque[Chatted] = deque(maxlen=CHAT_KEPT)  # the latest lines, for a welcome
         self.ready: set[int] = set()  # after a round: the seats done reading its summary
+        self.reading: set[int] = set()  # after a round: the seats whose page shows the summary
+        self.asks: dict[int, tuple[str, str]] = {}  # seat requests at a full table: n -> (name, token hash)
+        self.asks_made = 0
+        self.rematch: set[int] | None = None  # a proposed rematch: the seats that accepted
         self.game_seq_at: list[tuple[int, int]] = [(0, 0)]  # per table seq: (game number, game's last_seq)
         self.static_info: tuple[int, TableInfo | None] = (-1, None)  # (seq, the engine's TableInfo)
         # bots (.bots): each seat's bot and generator, the game's last event seq each bot has
@@ -76,6 +82,8 @@ class TableCore:
         self.turn_started = 0.0
         self.turn_key: tuple[int, int] | None = None
         self.round_ended_at = 0.0
+        self.held = 0.0  # after a round: the seconds the countdown stood still while players read
+        self.held_since: float | None = None  # since when it stands still (None: it runs)
         # frames (.frames): the views' parts and the public part's text for one state, and the
         # current game's events as dicts and as JSON text, by seq
         self.parts_key: tuple[int, ...] = ()
@@ -129,3 +137,18 @@ class TableCore:
         if 0 <= table_seq < len(self.game_seq_at):
             return self.game_seq_at[table_seq]
         return None
+
+    def rematch_agreed(self, accepted: set[int] | None = None) -> bool:
+        """Whether the proposed rematch (or these ``accepted`` seats) has the consent of every
+        connected player who is not on autopilot (bots accept)."""
+        accepted = self.rematch if accepted is None else accepted
+        if accepted is None:
+            return False
+        return all(
+            i in accepted for i, s in enumerate(self.seats)
+            if s.kind is SeatKind.HUMAN and s.connections > 0 and not s.autopilot
+        )
+
+    def rematch_now(self) -> Decision:
+        """The rematch dealt: a new seed and the salt of its commitment."""
+        return Decision(Rematched(secrets.randbits(63), new_salt()))

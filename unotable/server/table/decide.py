@@ -8,10 +8,20 @@ nothing: the entry is stored and then applied (:meth:`~.actor.TableActor.apply`)
 
 from __future__ import annotations
 
-from unotable.server.entries import AutopilotSet, Chatted, Left, Reacted, ReadySet
+from unotable.server.entries import (
+    AutopilotSet,
+    Chatted,
+    Left,
+    Reacted,
+    ReadingSet,
+    ReadySet,
+    RematchAccepted,
+)
 from unotable.server.protocol import (
     HOST_TYPES,
+    AcceptRematch,
     Act,
+    AskSeat,
     Chat,
     ClientMsg,
     ErrorCode,
@@ -20,6 +30,7 @@ from unotable.server.protocol import (
     Ping,
     ProtocolError,
     React,
+    Reading,
     Ready,
     Rename,
     SeatKind,
@@ -30,7 +41,7 @@ from unotable.server.table.act import decide_act
 from unotable.server.table.core import Decision, TableCore
 from unotable.server.table.host import decide_host
 from unotable.server.table.seats import Role
-from unotable.server.table.sit import decide_rename, decide_sit, plain_text
+from unotable.server.table.sit import decide_ask_seat, decide_rename, decide_sit, plain_text
 
 __all__ = ["Decisions"]
 
@@ -70,10 +81,28 @@ class Decisions(TableCore):
             if self.status is not TableStatus.ROUND_OVER:
                 raise ProtocolError(ErrorCode.ILLEGAL, f"the table is {self.status}: no summary to read")
             return None if role.seat in self.ready else Decision(ReadySet(role.seat))
+        if isinstance(msg, Reading):
+            if role.seat is None:
+                raise ProtocolError(ErrorCode.FORBIDDEN, "a spectator holds no seat to read in")
+            if self.status is not TableStatus.ROUND_OVER or (role.seat in self.reading) == msg.on:
+                return None  # (a page may say so just as the next round is dealt: no error)
+            return Decision(ReadingSet(role.seat, msg.on))
+        if isinstance(msg, AskSeat):
+            return decide_ask_seat(self, role, msg.name, msg.key)
+        if isinstance(msg, AcceptRematch):
+            if role.seat is None:
+                raise ProtocolError(ErrorCode.FORBIDDEN, "a spectator holds no seat to play a rematch in")
+            if self.status is not TableStatus.MATCH_OVER or self.rematch is None:
+                raise ProtocolError(ErrorCode.ILLEGAL, "no rematch is proposed")
+            if role.seat in self.rematch:
+                return None
+            if self.rematch_agreed(self.rematch | {role.seat}):
+                return self.rematch_now()  # the last to accept: dealt
+            return Decision(RematchAccepted(role.seat))
         if isinstance(msg, React):
             name = self.names()[role.seat] if role.seat is not None else "host" if role.host else "spectator"
             return Decision(Reacted(role.seat, name, msg.reaction))
-        return decide_host(self, msg)
+        return decide_host(self, role, msg)
 
     def back_from_autopilot(self, seat: int | None) -> Decision | None:
         """A player on autopilot who acts again takes the seat back (an entry, logged)."""

@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from unotable.server.protocol import DealProof, PublicTable, TableStatus, to_json
+from unotable.server.protocol import (
+    DealProof,
+    PublicTable,
+    RematchInfo,
+    SeatAsk,
+    SeatKind,
+    TableStatus,
+    to_json,
+)
 from unotable.server.table.seats import Role
 from unotable.server.table.timers import Timers
 from unotable.verify import RECIPE
@@ -35,6 +43,14 @@ class Frames(Timers):
             if self.status is TableStatus.MATCH_OVER:  # no seed field at all before (a frame omits it)
                 shown.update(seed=seed, salt=salt)
             extra["deal"] = DealProof.model_construct(**shown)
+        if self.status is TableStatus.ROUND_OVER:
+            extra["reading"] = self.readers()
+        if self.asks:
+            asks = sorted(self.asks.items())
+            extra["asks"] = [SeatAsk.model_construct(ask=n, name=who) for n, (who, _) in asks]
+        if self.rematch is not None:
+            bots = {i for i, s in enumerate(self.seats) if s.kind is SeatKind.BOT}
+            extra["rematch"] = RematchInfo.model_construct(accepted=sorted(self.rematch | bots))
         return PublicTable.model_construct(
             table=self.table_id,
             status=self.status,
@@ -42,11 +58,7 @@ class Frames(Timers):
             seats=[s.info(i) for i, s in enumerate(self.seats)],
             spectators=self.spectators,
             turn_deadline=self.deadline(now),
-            next_round_in=(
-                max(0.0, self.round_ended_at + self.settings.round_pause - now)
-                if self.status is TableStatus.ROUND_OVER
-                else None
-            ),
+            next_round_in=self.countdown(now) if self.status is TableStatus.ROUND_OVER else None,
             ready=sorted(self.ready),
             **extra,
         )

@@ -19,7 +19,7 @@ from unotable.server.protocol import ErrorCode, ProtocolError
 
 __all__ = ["TIMING_LIMITS", "TableSettings", "new_table_doc"]
 
-TIMING_LIMITS = {"turn_seconds": 600.0, "bot_pause": 3600.0, "round_pause": 86400.0}
+TIMING_LIMITS = {"turn_seconds": 600.0, "bot_pause": 3600.0, "round_pause": 86400.0, "read_limit": 3600.0}
 """The most seconds a table's timings may be (the turn timer's is the protocol's; 0: none)."""
 
 
@@ -36,6 +36,9 @@ class TableSettings:
     bot_pause: float = 0.8
     round_pause: float = 8.0
     grace: float = 30.0
+    read_limit: float = 60.0
+    """After a round: the most seconds the countdown (``round_pause``) waits while someone who is
+    not ready reads the summary."""
 
     def ruleset(self) -> Ruleset:
         rules = Ruleset.preset(self.preset)
@@ -51,6 +54,7 @@ class TableSettings:
             "bot_pause": self.bot_pause,
             "round_pause": self.round_pause,
             "grace": self.grace,
+            "read_limit": self.read_limit,
         }
 
     @classmethod

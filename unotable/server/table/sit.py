@@ -1,17 +1,23 @@
-"""Sitting down and renaming: a player takes an empty seat in the waiting room, under a name.
+"""Sitting down and renaming: a player takes an empty seat in the waiting room, under a name;
+at a full waiting room, someone watching asks the host for a seat.
 
 A name (and a chat line, :mod:`.decide`) is one line of plain text: :func:`plain_text`.
 """
 
 from __future__ import annotations
 
-from unotable.server.entries import Renamed, Seated
+from unotable.server.entries import Renamed, SeatAsked, Seated
 from unotable.server.ids import new_token, token_hash
 from unotable.server.protocol import ErrorCode, ProtocolError, SeatKind, TableStatus
 from unotable.server.table.core import Decision, TableCore
 from unotable.server.table.seats import Role
 
-__all__ = ["decide_rename", "decide_sit", "plain_text"]
+__all__ = ["ASKS_KEPT", "MOST_SEATS", "decide_ask_seat", "decide_rename", "decide_sit", "plain_text"]
+
+MOST_SEATS = 10
+"""The most seats a table has (the protocol's seat numbers are 0 to 9)."""
+ASKS_KEPT = 10
+"""The most requests for a seat waiting for the host's answer at once."""
 
 
 def plain_text(text: str, what: str) -> str:
@@ -59,3 +65,23 @@ def decide_rename(table: TableCore, role: Role, name: str) -> Decision:
     if table.status is not TableStatus.WAITING:
         raise ProtocolError(ErrorCode.FORBIDDEN, "names are changed in the waiting room")
     return Decision(Renamed(role.seat, _name(name)))
+
+
+def decide_ask_seat(table: TableCore, role: Role, name: str, key: str) -> Decision | None:
+    """Ask the host for a seat at a full waiting room (the key's hash becomes the seat's token
+    hash if the host adds the seat); asked again with the same key, nothing changes."""
+    if role.seat is not None:
+        raise ProtocolError(ErrorCode.FORBIDDEN, f"you hold seat {role.seat} already")
+    if table.status is not TableStatus.WAITING:
+        raise ProtocolError(ErrorCode.ILLEGAL, "seats are added in the waiting room; you are watching")
+    free = [i for i, s in enumerate(table.seats) if s.kind is SeatKind.EMPTY]
+    if free:
+        raise ProtocolError(ErrorCode.ILLEGAL, f"seat {free[0]} is free: sit there")
+    if len(table.seats) >= MOST_SEATS:
+        raise ProtocolError(ErrorCode.ILLEGAL, f"the table has {MOST_SEATS} seats, the most it may")
+    hashed = token_hash(key)
+    if any(h == hashed for _, h in table.asks.values()):
+        return None
+    if len(table.asks) >= ASKS_KEPT:
+        raise ProtocolError(ErrorCode.RATE_LIMITED, f"{ASKS_KEPT} requests wait for the host already")
+    return Decision(SeatAsked(_name(name), hashed))

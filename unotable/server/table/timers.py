@@ -5,7 +5,10 @@ makes. With a turn timer, a seat whose time runs out gets the engine's
 :meth:`~unotable.game.Game.default_action`; a seat that times out twice in a row (see
 :mod:`.actor`), or stays disconnected past ``grace`` seconds, is played by a bot of the host's
 level until its player acts again (``autopilot``). After a round the next is dealt when every
-connected player is ready, or after ``round_pause``. A bot acts ``bot_pause`` after the last change.
+connected player is ready, or after ``round_pause``: a countdown that starts when the summary is
+shown and stands still while a connected player who is not ready reads it (their page says so),
+for ``read_limit`` seconds at most in a round. A rematch the host proposed is dealt when every
+connected player accepted. A bot acts ``bot_pause`` after the last change.
 """
 
 from __future__ import annotations
@@ -35,8 +38,9 @@ class Timers(Bots):
         if self.settings.turn_seconds and self._timed_seat() is not None:
             times.append(self.turn_started + self.settings.turn_seconds)
         if self.status is TableStatus.ROUND_OVER and self._someone_here():
-            pause_ends = self.round_ended_at + self.settings.round_pause
-            times.append(self.changed_at if self._all_ready() else pause_ends)
+            times.append(self.changed_at if self._all_ready() else self._deal_at())
+        if self.status is TableStatus.MATCH_OVER and self.rematch_agreed():
+            times.append(self.changed_at)
         if self.status in (TableStatus.PLAYING, TableStatus.ROUND_OVER):
             for s in self.seats:
                 if self._away(s):
@@ -54,10 +58,11 @@ class Timers(Bots):
                 if self._away(s) and s.away_since is not None and now >= s.away_since + self.settings.grace:
                     return Decision(AutopilotSet(i, True))
         if self.status is TableStatus.ROUND_OVER:
-            ends = self.round_ended_at + self.settings.round_pause
-            if self._someone_here() and (self._all_ready() or now >= ends):
+            if self._someone_here() and (self._all_ready() or now >= self._deal_at()):
                 return Decision(Dealt())
             return None
+        if self.status is TableStatus.MATCH_OVER and self.rematch_agreed():
+            return self.rematch_now()  # (the last to accept left: the others do not wait)
         if self.status is not TableStatus.PLAYING:
             return None
         timed = self._timed_seat()
@@ -94,6 +99,43 @@ class Timers(Bots):
         here = [i for i, s in enumerate(self.seats) if s.kind is SeatKind.HUMAN and s.connections]
         here = [i for i in here if not self.seats[i].autopilot]
         return bool(here) and all(i in self.ready for i in here)
+
+    # -- the summary's countdown, which waits for readers ------------------------------------------
+
+    def readers(self) -> list[int]:
+        """The seats whose players read the round's summary now: connected, not ready, not on
+        autopilot, their page showing it. The countdown stands still while there is one."""
+        return [
+            i for i in sorted(self.reading)
+            if i not in self.ready and self.seats[i].kind is SeatKind.HUMAN
+            and self.seats[i].connections > 0 and not self.seats[i].autopilot
+        ]
+
+    def hold(self, now: float) -> None:
+        """Stop or restart the countdown as readers come and go (after every change of the table
+        and of who is connected)."""
+        if self.status is not TableStatus.ROUND_OVER:
+            self.held, self.held_since = 0.0, None
+            return
+        reading = bool(self.readers())
+        if reading and self.held_since is None:
+            self.held_since = now
+        elif not reading and self.held_since is not None:
+            self.held += now - self.held_since
+            self.held_since = None
+
+    def _deal_at(self) -> float:
+        """When the countdown ends: ``round_pause`` after the summary was shown, plus the time it
+        stood still (``read_limit`` at most; while it stands still, the latest it may end)."""
+        s = self.settings
+        held = s.read_limit if self.held_since is not None else min(self.held, s.read_limit)
+        return self.round_ended_at + s.round_pause + held
+
+    def countdown(self, now: float) -> float:
+        """The countdown's seconds left (they stand still while someone reads)."""
+        s = self.settings
+        held = self.held + (now - self.held_since if self.held_since is not None else 0.0)
+        return max(0.0, self.round_ended_at + s.round_pause + min(held, s.read_limit) - now)
 
     def _someone_here(self) -> bool:
         return any(s.kind is SeatKind.HUMAN and s.connections > 0 for s in self.seats)
