@@ -19,12 +19,14 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
 #include "core.hpp"
 #include "env.hpp"
 #include "policy.hpp"
+#include "workers.hpp"
 
 namespace uno {
 
@@ -166,7 +168,12 @@ inline void seed_rng(Rng& rng, uint64_t v) {
 }
 
 // ---------------------------------------------------------------- the built-in opponents
-enum Bot : int8_t { BOT_LEARNER = -1, BOT_RANDOM = 0, BOT_RANDOM_STUCK = 1, BOT_RULE_V1 = 2 };
+// BOT_EXTERNAL + j: a seat of the batched policy j, which decides outside the core (VecCore::pending
+// lists the tables waiting on one, VecCore::act applies its actions)
+enum Bot : int8_t { BOT_LEARNER = -1, BOT_RANDOM = 0, BOT_RANDOM_STUCK = 1, BOT_RULE_V1 = 2, BOT_EXTERNAL = 3 };
+
+// A seat the core stops at: a learner's, or an external policy's
+inline bool stops_at(int8_t bot) { return bot == BOT_LEARNER || bot >= BOT_EXTERNAL; }
 
 // base.best_uno: the indices kept (an unflagged play whose flagged twin is legal is dropped)
 inline int best_uno(const Act* legal, int k, int* keep) {
@@ -269,6 +276,7 @@ struct VecOptions {
     bool random_seat = false;
     int learner_seat = 0;
     int8_t specs[MAXS] = {0};  // the bot of each other seat, in seat order (opponent mode)
+    bool external = false;     // some spec is BOT_EXTERNAL + j: rows are finished by finish_rows
 };
 
 struct VecTable {
@@ -293,6 +301,9 @@ struct VecTable {
     static constexpr int CACHE = 96;
     int16_t ncache;
     Act cache[CACHE];
+    // external opponents: the row was reset in this step (fresh) or the learner's seat that acted
+    bool fresh;
+    int8_t actor;
 };
 
 struct VecCore {
@@ -308,6 +319,30 @@ struct VecCore {
     // engine replays them for env.game and env.record()): seat << 16 | action index, -1 a deal
     bool logging = false;
     std::vector<std::vector<int32_t>> logs;
+    // the threads that step the tables (none: the calling thread alone)
+    std::unique_ptr<Workers> workers;
+
+    void set_threads(int k) { workers = k > 1 ? std::make_unique<Workers>(k) : nullptr; }
+    int threads() const { return workers ? workers->size() : 1; }
+
+    // f(i, legal) for i in [0, count), the rows split into contiguous ranges over the threads, each
+    // with its own scratch list of legal actions
+    template <class F>
+    void each(size_t count, F&& f) {
+        size_t parts = static_cast<size_t>(threads());
+        if (parts > count) parts = count;
+        if (parts <= 1) {
+            std::vector<Act> legal(MAXA);
+            for (size_t i = 0; i < count; i++) f(i, legal.data());
+            return;
+        }
+        workers->run([&](int p) {
+            size_t q = static_cast<size_t>(p);
+            if (q >= parts) return;
+            std::vector<Act> legal(MAXA);
+            for (size_t i = count * q / parts, hi = count * (q + 1) / parts; i < hi; i++) f(i, legal.data());
+        });
+    }
 
     VecCore(const Rules& rules, int seats, const uint8_t* ruleset_block, int target, const VecOptions& opts,
             int num_envs)
@@ -582,7 +617,7 @@ struct VecCore {
                     if (v.term[s] || v.declined[s] == v.version + 1) continue;
                     int k = gen(t, s, legal);
                     if (!k) continue;
-                    if (v.bot[s] == BOT_LEARNER) {
+                    if (stops_at(v.bot[s])) {
                         v.seat = static_cast<int8_t>(s);
                         v.decline = true;
                         return;
@@ -600,7 +635,7 @@ struct VecCore {
                 if (asked) continue;
             }
             int active = t.active;
-            if (v.bot[active] == BOT_LEARNER) {
+            if (stops_at(v.bot[active])) {
                 v.seat = static_cast<int8_t>(active);
                 v.decline = false;
                 return;
@@ -718,6 +753,16 @@ struct VecCore {
     // state of a position, loaded by Pool.set_state) in place of the deal; the learner (seat="random")
     // and the bots' generators come from the episode's seed either way
     void start(size_t i, const Out& b, Act* legal, const Table* from = nullptr) {
+        start_table(i, legal, from);
+        if (o.external) {
+            tables[i].fresh = true;  // its row is written by finish_rows, once the opponents have decided
+            return;
+        }
+        start_row(i, b, legal);
+    }
+
+    // start's table: the learner, the bots, the deal (or the position) and the first decision point
+    void start_table(size_t i, Act* legal, const Table* from) {
         VecTable& v = tables[i];
         Seed seed = v.episode == 0 ? v.base : Seed::of(derive_seed(v.base, "episode", v.episode, true));
         int learner = o.learner_seat;
@@ -734,6 +779,10 @@ struct VecCore {
             Engine{R, v.t}.start_match();
         }
         begin(i, legal);
+    }
+
+    // start's row: no reward, no seat acted, the flags, the observation and the mask
+    void start_row(size_t i, const Out& b, Act* legal) {
         float* rw = b.reward + i * static_cast<size_t>(n);
         for (int s = 0; s < n; s++) rw[s] = 0.0f;
         b.acted[i] = -1;
@@ -742,13 +791,11 @@ struct VecCore {
     }
 
     void reset(const std::vector<Seed>& seeds, const Out& b) {
-        Act* legal = new Act[MAXA];
-        for (size_t i = 0; i < tables.size(); i++) {
+        each(tables.size(), [&](size_t i, Act* legal) {
             tables[i].base = seeds[i];
             tables[i].episode = 0;
             start(i, b, legal);
-        }
-        delete[] legal;
+        });
     }
 
     // PythonBackend.reset(seeds, positions): every table's first episode from states[i] (what the
@@ -756,13 +803,11 @@ struct VecCore {
     // dealt one is (the opponents' moves, a finished round settled); its later episodes dealt from
     // derive_seed(seeds[i], "episode", k) as after a seeded reset
     void load(const std::vector<Seed>& seeds, const std::vector<Table>& states, const Out& b) {
-        Act* legal = new Act[MAXA];
-        for (size_t i = 0; i < tables.size(); i++) {
+        each(tables.size(), [&](size_t i, Act* legal) {
             tables[i].base = seeds[i];
             tables[i].episode = 0;
             start(i, b, legal, &states[i]);
-        }
-        delete[] legal;
+        });
     }
 
     // Checks every row's action first: the first bad row (nothing changed), its reason in *why
@@ -943,15 +988,15 @@ struct VecCore {
     }
 
     // PythonBackend.step, after check() passed
+    // (with external opponents, the rows are left to finish_rows, after the opponents' decisions)
     void step(const Out& b) {
-        Act* legal = new Act[MAXA];
-        for (size_t i = 0; i < tables.size(); i++) {
+        each(tables.size(), [&](size_t i, Act* legal) {
             prefetch(i);
             VecTable& v = tables[i];
             if (v.row_term || v.row_trunc) {
                 v.episode++;
                 start(i, b, legal);
-                continue;
+                return;
             }
             int actor = v.seat;
             if (picks[i].kind == K_DEAL) {  // NOOP: decline
@@ -960,16 +1005,98 @@ struct VecCore {
                 apply(v, actor, picks[i]);
             }
             advance(i, legal);
-            float* rw = b.reward + i * static_cast<size_t>(n);
-            for (int s = 0; s < n; s++) {
-                rw[s] = static_cast<float>(v.rewards[s]);
-                v.rewards[s] = 0.0;
+            if (o.external) {
+                v.fresh = false;
+                v.actor = static_cast<int8_t>(actor);
+                return;
             }
-            b.acted[i] = static_cast<int8_t>(actor);
-            flags(i, b);
-            write(i, b, legal);
+            finish_row(i, b, actor, legal);
+        });
+    }
+
+    // The row of a stepped table: the rewards since its last row, the seat that acted, the flags,
+    // the observation and the mask
+    void finish_row(size_t i, const Out& b, int actor, Act* legal) {
+        VecTable& v = tables[i];
+        float* rw = b.reward + i * static_cast<size_t>(n);
+        for (int s = 0; s < n; s++) {
+            rw[s] = static_cast<float>(v.rewards[s]);
+            v.rewards[s] = 0.0;
         }
-        delete[] legal;
+        b.acted[i] = static_cast<int8_t>(actor);
+        flags(i, b);
+        write(i, b, legal);
+    }
+
+    // ------------------------------------------------------------ external opponents
+    // A table waits on an external policy: its decision point is at such a seat, and its learner
+    // is still in the episode (once it is out, finish_rows ends the table, as flags does)
+    bool waiting(const VecTable& v) const {
+        if (v.done || v.seat < 0 || v.bot[v.seat] < BOT_EXTERNAL) return false;
+        return !(v.term[v.learner] || v.trunc[v.learner]);
+    }
+
+    // The tables waiting on an external policy, in table order: their rows, seats and policies
+    // (j of BOT_EXTERNAL + j) into rows/seats/which, the deciding seat's observation and mask
+    // into obs and mask (k rows each); returns k
+    size_t pending(int32_t* rows, int8_t* seats, int8_t* which, uint8_t* obs, uint8_t* mask) {
+        size_t k = 0;
+        for (size_t i = 0; i < tables.size(); i++) {
+            const VecTable& v = tables[i];
+            if (!waiting(v)) continue;
+            rows[k] = static_cast<int32_t>(i);
+            seats[k] = v.seat;
+            which[k] = static_cast<int8_t>(v.bot[v.seat] - BOT_EXTERNAL);
+            k++;
+        }
+        each(k, [&](size_t j, Act* legal) {
+            size_t i = static_cast<size_t>(rows[j]);
+            observe(i, tables[i].seat, obs + j * OBS_SIZE, legal);
+            decision_mask(i, mask + j * NUM_ACTIONS, legal);
+        });
+        return k;
+    }
+
+    // The external policies' actions at tables rows[0..k) (each waiting): every one checked first
+    // (check_one), the first bad one's position returned with *why and nothing changed, else each
+    // applied and its table run on to its next decision point; -1
+    int64_t act(const int32_t* rows, const int32_t* actions, size_t k, int* why) {
+        std::vector<Act> legal(MAXA);
+        for (size_t j = 0; j < k; j++) {
+            int32_t r = rows[j];
+            if (r < 0 || static_cast<size_t>(r) >= tables.size() || !waiting(tables[static_cast<size_t>(r)]))
+                throw std::invalid_argument("act: a row that waits on no external policy");
+            int w = check_one(tables[static_cast<size_t>(r)], actions[j], &picks[static_cast<size_t>(r)],
+                              legal.data());
+            if (w) {
+                *why = w;
+                return static_cast<int64_t>(j);
+            }
+        }
+        each(k, [&](size_t j, Act* scratch) {
+            size_t i = static_cast<size_t>(rows[j]);
+            VecTable& v = tables[i];
+            if (picks[i].kind == K_DEAL) {
+                v.declined[v.seat] = v.version + 1;
+            } else {
+                apply(v, v.seat, picks[i]);
+            }
+            advance(i, scratch);
+        });
+        return -1;
+    }
+
+    // Every row after the external policies are done: a reset row as start writes it, a stepped
+    // one as step does (the rewards gathered over the opponents' moves included)
+    void finish_rows(const Out& b) {
+        each(tables.size(), [&](size_t i, Act* legal) {
+            VecTable& v = tables[i];
+            if (v.fresh) {
+                start_row(i, b, legal);
+            } else {
+                finish_row(i, b, v.actor, legal);
+            }
+        });
     }
 };
 

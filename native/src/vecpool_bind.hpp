@@ -37,8 +37,10 @@ struct PyVecPool {
         if (opponents) {
             if (static_cast<int>(specs.size()) != seats - 1) throw std::invalid_argument("one bot per other seat");
             for (size_t k = 0; k < specs.size(); k++) {
-                if (specs[k] < 0 || specs[k] > 2) throw std::invalid_argument("bots: 0 random, 1 random-stuck, 2 rule-v1");
+                if (specs[k] < 0 || specs[k] >= uno::BOT_EXTERNAL + uno::MAXS)
+                    throw std::invalid_argument("bots: 0 random, 1 random-stuck, 2 rule-v1, 3 + j the external policy j");
                 o.specs[k] = static_cast<int8_t>(specs[k]);
+                o.external |= specs[k] >= uno::BOT_EXTERNAL;
             }
         }
         return o;
@@ -90,6 +92,43 @@ struct PyVecPool {
         for (size_t i = 0; i < n; i++) seeds[i] = seed_of(words[i], texts[i]);
         nb::gil_scoped_release release;
         core.reset(seeds, b);
+    }
+
+    // With external policies (specs 3 + j): the tables waiting on one, into rows, seats, which (the
+    // policy j), obs and mask (N rows each, the first k written); returns k
+    size_t pending(I32Vec rows, I8Vec seats, I8Vec which, U8Mat obs, U8Mat mask) {
+        size_t n = core.tables.size();
+        if (rows.shape(0) != n || seats.shape(0) != n || which.shape(0) != n || obs.shape(0) != n ||
+            obs.shape(1) != uno::OBS_SIZE || mask.shape(0) != n || mask.shape(1) != uno::NUM_ACTIONS)
+            throw std::invalid_argument("pending: rows int32 (N,), seats and which int8 (N,), obs (N, 854), mask (N, 445)");
+        nb::gil_scoped_release release;
+        return core.pending(rows.data(), seats.data(), which.data(), obs.data(), mask.data());
+    }
+
+    // The external policies' actions at the tables `rows`: (-1, 0) when applied, else (the position
+    // in rows of the first bad action, its reason) and nothing changed
+    std::tuple<int64_t, int> act(I32Vec rows, I32Vec actions) {
+        if (rows.shape(0) != actions.shape(0)) throw std::invalid_argument("act: one action per row");
+        int why = 0;
+        int64_t bad;
+        {
+            nb::gil_scoped_release release;
+            bad = core.act(rows.data(), actions.data(), rows.shape(0), &why);
+        }
+        return {bad, why};
+    }
+
+    // With external policies: every row written once they are done (after reset, load and step)
+    void finish_rows(U8Mat obs, U8Mat mask, F32Mat reward, I8Vec acted, BoolVec terminated, BoolVec truncated,
+                     I8Vec seat) {
+        uno::VecCore::Out b = out(obs, mask, reward, acted, terminated, truncated, seat);
+        nb::gil_scoped_release release;
+        core.finish_rows(b);
+    }
+
+    void set_threads(int k) {
+        if (k < 1 || k > 256) throw std::invalid_argument("threads: 1 to 256");
+        core.set_threads(k);
     }
 
     // reset from positions: table i's first episode from the state of table i of `p` (a Pool of
@@ -159,6 +198,7 @@ struct PyEnvTable {
                1),
           conv(1, seats, cfg, deck, points, ruleset_block),
           legal(uno::MAXA) {
+        if (core.o.external) throw std::invalid_argument("EnvTable plays the core's bots only (specs 0 to 2)");
         core.logging = true;
     }
 
@@ -345,6 +385,12 @@ void bind_vecpool(nb::module_& m) {
         .def("step", &PyVecPool::step, nb::arg("actions"), nb::arg("obs"), nb::arg("mask"), nb::arg("reward"),
              nb::arg("acted"), nb::arg("terminated"), nb::arg("truncated"), nb::arg("seat"))
         .def("decider", &PyVecPool::decider, nb::arg("i"))
+        .def("pending", &PyVecPool::pending, nb::arg("rows"), nb::arg("seats"), nb::arg("which"), nb::arg("obs"),
+             nb::arg("mask"))
+        .def("act", &PyVecPool::act, nb::arg("rows"), nb::arg("actions"))
+        .def("finish_rows", &PyVecPool::finish_rows, nb::arg("obs"), nb::arg("mask"), nb::arg("reward"),
+             nb::arg("acted"), nb::arg("terminated"), nb::arg("truncated"), nb::arg("seat"))
+        .def_prop_rw("threads", [](const PyVecPool& p) { return p.core.threads(); }, &PyVecPool::set_threads)
         .def_prop_ro("num_envs", [](const PyVecPool& p) { return static_cast<int>(p.core.tables.size()); });
 }
 

@@ -32,8 +32,8 @@ from unotable.record import Record
 from unotable.rules import Ruleset
 
 __all__ = ["BACKENDS", "CHANGED", "DECLINE", "DONE", "EPISODES", "OUT_OF_TURN", "REWARDS", "REWARD_KINDS",
-           "SEAT", "PoolBackend", "TableBackend", "check_options", "choose_backend", "make_table",
-           "native_available"]
+           "SEAT", "PoolBackend", "TableBackend", "check_options", "check_threads", "choose_backend",
+           "make_table", "native_available"]
 
 SEAT, DECLINE, DONE, REWARDS, CHANGED = 15, 16, 32, 64, 128
 """The bits of a table's status int (:attr:`TableBackend.code`), after a reset or a step: the seat
@@ -65,6 +65,17 @@ def check_options(out_of_turn: object, episode: object, reward: object,
                                    or max_cycles < 1):
         raise ValueError(f"max_cycles must be a positive int or None, not {max_cycles!r}")
     return str(out_of_turn), str(episode), str(reward), max_cycles
+
+
+def check_threads(threads: object) -> int:
+    """The vector env's ``threads`` option, checked (``ValueError``): an int from 1 to 256.
+
+    >>> check_threads(2)
+    2
+    """
+    if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 256:
+        raise ValueError(f"threads must be an int from 1 to 256, not {threads!r}")
+    return threads
 
 
 class TableBackend(Protocol):

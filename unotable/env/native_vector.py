@@ -10,8 +10,15 @@ the GIL released. This adapter lives on the env's side, so the core's package ne
 env: it passes the core the observation layout's ruleset block (:func:`~unotable.env.spaces.ruleset_block`).
 
 Opponents: the core has the bots ``random``, ``random-stuck`` and ``rule-v1`` (draw for draw the
-Python bots of the same names, from the same ``seat_rng`` generators); any other spec raises
-:class:`NativeUnsupported` (a ``NotImplementedError``), so ``backend="auto"`` falls back to Python.
+Python bots of the same names, from the same ``seat_rng`` generators), and it stops at the seats of
+a batched policy (:mod:`unotable.env.batched`): the tables that wait on one are handed to it in one
+call per policy (``_core.VecPool.pending`` and ``act``) until every table waits on its learner, and
+the rows are written then (``finish_rows``). Any other spec (a bot object, a bot with options, a
+bot the core lacks) raises :class:`NativeUnsupported` (a ``NotImplementedError``), so
+``backend="auto"`` falls back to Python.
+
+Threads: ``threads=k`` steps the tables on ``k`` threads of the core (the GIL released), each a
+contiguous range of rows; every table is independent, so the results are the same for every ``k``.
 
 >>> pool = VecPool(2, "official", 2, opponents="rule-v1")
 >>> pool.reset([5, 6])
@@ -26,7 +33,8 @@ from typing import Any
 import numpy as np
 from unotable_native import Pool, _core, native_config, resolve_ruleset, seed_words
 
-from unotable.env.backend import check_options
+from unotable.env.backend import check_options, check_threads
+from unotable.env.batched import BatchedPolicy, batched_policies, call_policy, illegal_choice
 from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE, action_at, ruleset_block
 from unotable.errors import IllegalActionError
 from unotable.rules import Ruleset
@@ -41,8 +49,10 @@ class NativeUnsupported(NotImplementedError):
     """An option the core does not offer (an opponent it has no port of): use the Python backend."""
 
 
-def core_specs(opponents: object, seats: int) -> list[int]:
-    """The core's bot number for each other seat, in seat order."""
+def core_specs(opponents: object, seats: int, policies: Sequence[object] = ()) -> list[int]:
+    """The core's bot number for each other seat, in seat order: a batched policy that is
+    ``policies[j]`` is ``3 + j`` (the core stops at its seats); without ``policies`` it raises
+    :class:`NativeUnsupported`."""
     from unotable.bots.registry import parse_bot_spec
 
     others = seats - 1
@@ -54,6 +64,10 @@ def core_specs(opponents: object, seats: int) -> list[int]:
             raise ValueError(f"{len(given)} opponents given for {others} other seats")
     out = []
     for spec in given:
+        found = [j for j, p in enumerate(policies) if p is spec]
+        if found:
+            out.append(3 + found[0])
+            continue
         if not isinstance(spec, str):
             raise NativeUnsupported(f"the native core plays only bot specs by name, not {spec!r}")
         name, options = parse_bot_spec(spec)
@@ -92,8 +106,8 @@ class VecPool:
 
     def __init__(self, num_envs: int, ruleset: Ruleset | str | Mapping[str, Any], seats: int, *,
                  out_of_turn: str = "full", episode: str = "round", reward: str = "win",
-                 max_cycles: int | None = None, opponents: str | Sequence[str] | None = None,
-                 seat: int | str = 0) -> None:
+                 max_cycles: int | None = None, opponents: object = None,
+                 seat: int | str = 0, threads: int = 1) -> None:
         # the constructor of the PoolBackend contract (unotable.env.backend)
         rules = resolve_ruleset(ruleset)
         if not isinstance(seats, int) or isinstance(seats, bool):
@@ -102,11 +116,13 @@ class VecPool:
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
         shared = core_args(rules, seats, out_of_turn, episode, reward, max_cycles)
+        check_threads(threads)
+        self._policies: list[BatchedPolicy] = batched_policies(opponents) if opponents is not None else []
         specs: list[int] = []
         learner = 0
         random_seat = False
         if opponents is not None:
-            specs = core_specs(opponents, seats)
+            specs = core_specs(opponents, seats, self._policies)
             if seat == "random":
                 random_seat = True
             elif isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats:
@@ -123,6 +139,11 @@ class VecPool:
         for field, shape, dtype in layout:  # the Backend contract's buffers, C-contiguous
             setattr(self, field, np.zeros((num_envs, *shape), dtype=dtype))
         self.acted.fill(-1)
+        self._core.threads = threads
+        if self._policies:  # the rows of the tables that wait on a batched policy, written by pending
+            self._wait = (np.zeros(num_envs, np.int32), np.zeros(num_envs, np.int8),
+                          np.zeros(num_envs, np.int8), np.zeros((num_envs, OBS_SIZE), np.uint8),
+                          np.zeros((num_envs, NUM_ACTIONS), np.uint8))
         self._started = False
         self._pool: Pool | None = None
 
@@ -141,6 +162,7 @@ class VecPool:
         words = [seed_words(s) for s in seeds]  # RulesetError for a seed Game.new refuses
         texts = [str(int(s)) for s in seeds]
         if positions is None:
+            self._started = False  # until the opponents' moves are done
             self._core.reset(words, texts, *self._buffers())
         else:
             from unotable.env.positions import read_positions
@@ -149,8 +171,35 @@ class VecPool:
             pool = self._positions_pool()
             for i, st in enumerate(states):  # the core's raw state of each (Pool.load_state)
                 pool.load_state(i, st)
+            self._started = False
             self._core.load(pool._core, words, texts, *self._buffers())
+        self._opponents_play()
         self._started = True
+
+    @property
+    def threads(self) -> int:
+        """The core's threads that step the tables."""
+        return int(self._core.threads)
+
+    def _opponents_play(self) -> None:
+        """With batched policies: hand the tables that wait on one to it, one call per policy, until
+        every table waits on its learner, then write the rows (the module docstring)."""
+        if not self._policies:
+            return
+        rows, seats, which, obs, mask = self._wait
+        while True:
+            k = int(self._core.pending(rows, seats, which, obs, mask))
+            if not k:
+                break
+            acts = np.zeros(k, np.int64)
+            for j in sorted(set(which[:k].tolist())):
+                sel = np.flatnonzero(which[:k] == j)
+                acts[sel] = call_policy(self._policies[j], obs[sel], mask[sel].astype(bool))
+            acts32 = np.where((acts < 0) | (acts >= NUM_ACTIONS), -1, acts).astype(np.int32)
+            bad, _why = self._core.act(rows[:k].copy(), acts32)
+            if bad >= 0:
+                raise IllegalActionError(illegal_choice(int(rows[bad]), int(seats[bad]), int(acts[bad])))
+        self._core.finish_rows(*self._buffers())
 
     def _positions_pool(self) -> Pool:
         """A Pool of this ruleset, seat count and size: the positions' states are loaded there, then
@@ -176,6 +225,10 @@ class VecPool:
             acts32 = np.where(np.abs(wide) >= 2**31, -1, wide).astype(np.int32)  # -1: no index
         bad, why = self._core.step(acts32, *self._buffers())
         if bad < 0:
+            if self._policies:
+                self._started = False  # a policy that raises or errs leaves the step half done
+                self._opponents_play()
+                self._started = True
             return
         index = int(acts[bad])
         seat = int(self._core.decider(bad))

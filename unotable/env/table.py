@@ -17,7 +17,9 @@ are made when a seat is exposed, and nobody jumps in.
 
 Seats listed in ``opponents`` (seat -> any :class:`~unotable.bots.base.Bot`) decide inside
 :meth:`Table.step` and :meth:`Table.reset`, as the arbiter would ask them; the table stops only at
-the decision points of the other seats (the learners).
+the decision points of the other seats: the learners, and the seats listed in ``external``
+(played by a batched policy outside the table, :mod:`unotable.env.batched`), which are not
+learners (a match ends when every learner is out).
 
 Episodes are a round (``episode="round"``, the default) or a match (``"match"``: the next round is
 dealt automatically). Rewards (per seat, :attr:`Table.rewards`, collected with :meth:`take_rewards`):
@@ -55,7 +57,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -151,6 +153,7 @@ class Table:
         reward: str = "win",
         max_cycles: int | None = None,
         opponents: Mapping[int, Agent] | None = None,
+        external: Collection[int] = (),
     ) -> None:
         self.rules = resolve_ruleset(ruleset)
         self.rules.validate_seats(seats)
@@ -161,7 +164,10 @@ class Table:
         bad = [s for s in self.opponents if not 0 <= s < seats]
         if bad:
             raise ValueError(f"opponent seats {bad} are not seats of a {seats}-seat table")
-        self.learners = tuple(s for s in range(seats) if s not in self.opponents)
+        bad = [s for s in external if not 0 <= s < seats or s in self.opponents]
+        if bad:
+            raise ValueError(f"external seats {bad} are not free seats of a {seats}-seat table")
+        self.learners = tuple(s for s in range(seats) if s not in self.opponents and s not in external)
         if not self.learners:
             raise ValueError("every seat is an opponent: the table needs at least one learning seat")
         # only the opponents that override Agent.observe are told the events (building them costs)

@@ -1,11 +1,25 @@
 """The Gymnasium vector environment: many tables stepped in one call, auto-reset NEXT_STEP.
 
-Two modes. With ``opponents`` (bot specs, as :mod:`unotable.env.gymenv` takes them) each row is
-the learning seat of one table; the bots decide inside ``step``. Without (``opponents=None``,
-self-play) each row is the next decision of one table, whichever seat it is: ``infos["seat"]``
-names it, ``rewards`` is the reward of the seat that acted in that row, and the whole
-``(num_envs, seats)`` array is ``infos["seat_rewards"]`` (a round's end fills it for every seat).
+Two modes. With ``opponents`` (bot specs, as :mod:`unotable.env.gymenv` takes them, or batched
+policies, below) each row is the learning seat of one table; the opponents decide inside ``step``.
+Without (``opponents=None``, self-play, every seat learning) each row is the next decision of one
+table, whichever seat it is: ``infos["seat"]`` names it. Its rewards follow PettingZoo's
+``last()``: a seat's rewards gather until it decides again or the episode ends. So ``rewards[i]``
+is what the deciding seat earned since its last action at that table (the reward of that
+action), and at an episode's end every seat's outstanding reward is delivered at once;
+``infos["seat_rewards"]`` ``(num_envs, seats)`` holds what each seat is given by this step (over an
+episode it sums to each seat's return), and on the final step ``rewards[i]`` is the last actor's.
 Masks are ``infos["action_mask"]`` (int8, ``(num_envs, 445)``) and :meth:`action_masks`.
+
+Batched opponents (:mod:`unotable.env.batched`): an opponent that is a callable and not a bot,
+``policy(obs, mask) -> actions``, is called once per round of waiting tables with the
+observations and masks of every table whose seat of that policy must decide, so a frozen network
+plays inside the native core's loop (``backend="auto"`` keeps the core) and self-play against
+past snapshots runs at the core's speed. The two backends call it identically.
+
+Threads: ``threads=k`` (the native backend) steps the tables on ``k`` threads of the core, the GIL
+released; the results are the same for every ``k`` (the Python backend takes the option and
+runs on one).
 
 Seeding: ``reset(seed=s)`` gives table ``i`` the seed ``s + i``, so it deals
 ``Game.new(seats, ruleset, s + i)`` exactly; its episode ``k`` after that uses
@@ -49,6 +63,12 @@ backend (``backend="native"`` raises it).
 >>> obs, infos = envs.reset(seed=10, options={"position": doc})
 >>> infos["seat"].tolist(), obs.shape
 ([0, 0, 0, 0], (4, 854))
+>>> first_legal = lambda obs, mask: mask.argmax(axis=1)  # a batched opponent policy
+>>> envs = vector_env(4, "official", seats=2, opponents=first_legal, backend="python")
+>>> obs, infos = envs.reset(seed=10)
+>>> obs, rewards, terms, truncs, infos = envs.step(envs.sample_legal())
+>>> infos["seat"].tolist()
+[0, 0, 0, 0]
 """
 from __future__ import annotations
 
@@ -62,13 +82,14 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from unotable.arbiter import derive_seed
-from unotable.env.backend import PoolBackend, choose_backend
+from unotable.env.backend import PoolBackend, check_threads, choose_backend
+from unotable.env.batched import batched_policies, call_policy, illegal_choice, is_batched
 from unotable.env.common import action_box, observation_box
 from unotable.env.gymenv import make_opponents
 from unotable.env.positions import read_positions
 from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE
 from unotable.env.table import Table, resolve_ruleset
-from unotable.errors import RulesetError
+from unotable.errors import IllegalActionError, RulesetError
 from unotable.rules import Ruleset
 
 __all__ = ["PythonBackend", "UnoVectorEnv"]
@@ -89,12 +110,17 @@ class PythonBackend:
         episode: str = "round",
         reward: str = "win",
         max_cycles: int | None = None,
-        opponents: str | Sequence[str] | None = None,
+        opponents: object = None,
         seat: int | str = 0,
+        threads: int = 1,
     ) -> None:
+        check_threads(threads)  # one thread here whatever the number: the option is the core's
         self.num_envs = num_envs
         self.n = seats
         self.opponents = opponents
+        self._policies = batched_policies(opponents) if opponents is not None else []
+        self._external: list[dict[int, int]] = [{} for _ in range(num_envs)]  # seat -> policy, per row
+        self._ext_cache: list[dict[int, dict[int, int]]] = [{} for _ in range(num_envs)]
         self._seat_choice = seat
         self._options: dict[str, Any] = {"out_of_turn": out_of_turn, "episode": episode, "reward": reward,
                                          "max_cycles": max_cycles}
@@ -115,12 +141,23 @@ class PythonBackend:
         self.seat = np.zeros(num_envs, dtype=np.int8)
         self._base = [0] * num_envs
         self._episode = [0] * num_envs
+        self._fresh = [False] * num_envs  # batched policies: the row was reset in this step
+        self._actor = [0] * num_envs
+        self._ready = False
 
     def _table(self, i: int, learner: int) -> Table:
         cache = self._tables[i]
         if learner not in cache:
-            opponents = None if self.opponents is None else make_opponents(self.opponents, self.n, learner)
-            cache[learner] = Table(self.rules, self.n, opponents=opponents, **self._options)
+            bots: dict[int, Any] = {} if self.opponents is None else dict(
+                make_opponents(self.opponents, self.n, learner))  # type: ignore[arg-type]
+            external = {}  # the seats decided outside the table: seat -> policy j of self._policies
+            for s, bot in list(bots.items()):
+                if is_batched(bot):
+                    external[s] = next(j for j, p in enumerate(self._policies) if p is bot)
+                    del bots[s]
+            cache[learner] = Table(self.rules, self.n, opponents=bots or None, external=external,
+                                   **self._options)
+            self._ext_cache[i][learner] = external
         return cache[learner]
 
     def _start(self, i: int, position: Mapping[str, Any] | None = None) -> None:
@@ -131,6 +168,13 @@ class PythonBackend:
             self.learner[i] = random.Random(derive_seed(seed, "learner")).randrange(self.n)
             self.tables[i] = self._table(i, self.learner[i])
         self.tables[i].reset(seed, position)
+        self._external[i] = self._ext_cache[i][self.learner[i]]
+        if self._policies:
+            self._fresh[i] = True  # its row is written once the batched policies have decided
+            return
+        self._start_row(i)
+
+    def _start_row(self, i: int) -> None:
         self.reward[i] = 0.0
         self.acted[i] = -1
         self._flags(i)  # set when the episode ended before its first decision (max_cycles, a position)
@@ -170,12 +214,18 @@ class PythonBackend:
                 raise RulesetError(f"a seed must be a non-negative int, not {s!r}")
         if positions is not None:
             read_positions(positions, self.rules, self.n, self.num_envs)  # the errors, before any change
+        self._ready = False
         for i in range(self.num_envs):
             self._base[i] = bases[i]
             self._episode[i] = 0
             self._start(i, None if positions is None else positions[i])
+        self._opponents_play()
+        self._ready = True
 
     def step(self, actions: np.ndarray) -> None:
+        if self._policies and not self._ready:
+            raise IllegalActionError("reset the pool before stepping it")
+        self._ready = False
         for i in range(self.num_envs):
             if self.terminated[i] or self.truncated[i]:
                 self._episode[i] += 1
@@ -184,10 +234,60 @@ class PythonBackend:
             t = self.tables[i]
             actor = t.seat
             t.step(int(actions[i]))
-            self.reward[i] = t.take_rewards()
-            self.acted[i] = actor
-            self._flags(i)
-            self._write(i)
+            if self._policies:
+                self._fresh[i] = False
+                self._actor[i] = actor
+                continue
+            self._finish_row(i, actor)
+        self._opponents_play()
+        self._ready = True
+
+    def _finish_row(self, i: int, actor: int) -> None:
+        self.reward[i] = self.tables[i].take_rewards()
+        self.acted[i] = actor
+        self._flags(i)
+        self._write(i)
+
+    def _waiting(self, i: int) -> bool:
+        """Whether table ``i`` waits on a batched policy (its learner still in the episode)."""
+        t = self.tables[i]
+        learner = self.learner[i]
+        return (not t.done and t.seat in self._external[i]
+                and not (t.terminated[learner] or t.truncated[learner]))
+
+    def _opponents_play(self) -> None:
+        """Hand the tables that wait on a batched policy to it, one call per policy, until every
+        table waits on its learner, then write the rows (as the core's VecPool does)."""
+        if not self._policies:
+            return
+        while True:
+            rows = [i for i in range(self.num_envs) if self._waiting(i)]
+            if not rows:
+                break
+            k = len(rows)
+            seats = [self.tables[i].seat for i in rows]
+            which = np.array([self._external[i][s] for i, s in zip(rows, seats, strict=True)])
+            obs = np.zeros((k, OBS_SIZE), dtype=np.uint8)
+            mask = np.zeros((k, NUM_ACTIONS), dtype=np.uint8)
+            flat = obs.reshape(-1).data
+            for j, i in enumerate(rows):
+                self.tables[i].observation(seats[j], flat[j * OBS_SIZE:(j + 1) * OBS_SIZE])
+                mask[j] = self.tables[i].mask_buf.view(np.uint8)
+            acts = np.zeros(k, dtype=np.int64)
+            for p in sorted(set(which.tolist())):
+                sel = np.flatnonzero(which == p)
+                acts[sel] = call_policy(self._policies[p], obs[sel], mask[sel].astype(bool))
+            for j, i in enumerate(rows):  # every action checked before any is applied
+                a = int(acts[j])
+                if not (0 <= a < NUM_ACTIONS and mask[j, a]):
+                    raise IllegalActionError(illegal_choice(i, seats[j], a))
+            for j, i in enumerate(rows):
+                self.tables[i].step(int(acts[j]))
+        for i in range(self.num_envs):
+            if self._fresh[i]:
+                self._start_row(i)
+            else:
+                self._finish_row(i, self._actor[i])
 
 
 class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
@@ -202,20 +302,22 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         ruleset: Ruleset | str | Mapping[str, Any] = "official",
         seats: int = 2,
         *,
-        opponents: str | Sequence[str] | None = "rule-v1",
+        opponents: object = "rule-v1",
         seat: int | str = 0,
         out_of_turn: str = "full",
         episode: str = "round",
         reward: str = "win",
         max_cycles: int | None = None,
         backend: str = "auto",
+        threads: int = 1,
     ) -> None:
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
         rules = resolve_ruleset(ruleset)
         rules.validate_seats(seats)
         options: dict[str, Any] = {"out_of_turn": out_of_turn, "episode": episode, "reward": reward,
-                                   "max_cycles": max_cycles, "opponents": opponents, "seat": seat}
+                                   "max_cycles": max_cycles, "opponents": opponents, "seat": seat,
+                                   "threads": check_threads(threads)}
 
         def native() -> PoolBackend:
             from unotable.env.native_vector import VecPool
@@ -233,11 +335,14 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._rng = np.random.default_rng()
+        # self-play: each seat's rewards not yet delivered, per table (PettingZoo's last())
+        self._owed = np.zeros((num_envs, seats), dtype=np.float64)
+        self._delivered = np.zeros((num_envs, seats), dtype=np.float32)
 
     def _infos(self) -> dict[str, Any]:
         p = self.pool
         return {"action_mask": p.mask.view(np.int8).copy(), "seat": p.seat.copy(),
-                "seat_rewards": p.reward.copy()}
+                "seat_rewards": (self._delivered if self.self_play else p.reward).copy()}
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
@@ -262,6 +367,8 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             self.pool.reset(seeds)
         else:
             self.pool.reset(seeds, positions)
+        self._owed.fill(0.0)
+        self._delivered.fill(0.0)
         if isinstance(seed, int):
             self._rng = np.random.default_rng(seed)
         return self.pool.obs.copy(), self._infos()
@@ -294,13 +401,31 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         p = self.pool
         p.step(acts)
         if self.self_play:
-            rows = np.arange(self.num_envs)
-            acted = p.acted.astype(np.int64)
-            rewards = np.where(acted >= 0, p.reward[rows, np.maximum(acted, 0)], 0.0).astype(np.float32)
+            rewards = self._deliver()
         else:
             rows = np.arange(self.num_envs)
             rewards = p.reward[rows, p.seat.astype(np.int64)].astype(np.float32)
         return p.obs.copy(), rewards, p.terminated.copy(), p.truncated.copy(), self._infos()
+
+    def _deliver(self) -> np.ndarray:
+        """Self-play's rewards as PettingZoo's ``last()`` gives them: each seat's rewards gather
+        until it decides again (then the row's reward is the deciding seat's) or the episode ends
+        (then every seat's is delivered in ``seat_rewards``, and the row's reward is the last
+        actor's). Returns the rows' rewards; ``self._delivered`` holds every seat's."""
+        p = self.pool
+        owed = self._owed
+        owed += p.reward
+        rows = np.arange(self.num_envs)
+        ended = p.terminated | p.truncated
+        seat = p.seat.astype(np.int64)
+        give = np.zeros_like(owed)
+        give[rows, seat] = owed[rows, seat]
+        give[ended] = owed[ended]
+        owed -= give
+        owed[ended] = 0.0
+        self._delivered[:] = give
+        who = np.where(ended, np.maximum(p.acted.astype(np.int64), 0), seat)
+        return self._delivered[rows, who].copy()
 
     def action_masks(self) -> np.ndarray:
         """Every row's mask as booleans, ``(num_envs, 445)``."""
