@@ -5,6 +5,8 @@
 #   make lint        ruff
 #   make typecheck   mypy --strict (configured in pyproject.toml)
 #   make bench       install the bench extra, then run benchmarks/throughput.py
+#   make rl          set up the RL extra with PyTorch's CPU build and sb3-contrib, then train a
+#                    MaskablePPO model for a minute or two (examples/sb3_maskable_ppo.py)
 #   make native-sanitize  the native core's differential tests under ASan and UBSan (in make test)
 #   make play        terminal play against bots; pass options with ARGS="..."
 #   make serve       the online tables (unotable serve); pass options with ARGS="--port 8080"
@@ -23,13 +25,18 @@ STAMP_SERVE := $(VENV)/.stamp-serve
 STAMP_BENCH := $(VENV)/.stamp-bench
 STAMP_NATIVE := $(VENV)/.stamp-native
 STAMP_TORCH := $(VENV)/.stamp-torch
+STAMP_RL := $(VENV)/.stamp-rl
+# PyTorch, pinned exactly (see STAMP_TORCH); TORCH_PIP_ARGS adds pip options, e.g. an --index-url
+# serving PyTorch's CPU wheels on a machine whose package index serves only the CUDA build.
+TORCH := torch==2.13.0
+TORCH_PIP_ARGS ?=
 ARGS ?=
 
 # Paths to lint that exist in this checkout (git keeps no empty folders).
 LINT_PATHS := $(wildcard unotable research tests benchmarks examples)
 
 .DEFAULT_GOAL := test
-.PHONY: venv test check native-sanitize lint typecheck bench play serve clean distclean
+.PHONY: venv test check native-sanitize lint typecheck bench play serve rl clean distclean
 
 # pyvenv.cfg is written afresh whenever the venv is created, so the stamps below, which depend on
 # it, are re-made after every (re)creation. When .venv/bin/python is missing, broken (a dangling
@@ -68,10 +75,21 @@ $(STAMP_NATIVE): $(NATIVE_SOURCES) $(STAMP_DEV)
 	@touch $@
 
 # PyTorch (CPU) for the tests that train: examples/train_ppo.py and the learned bot's training run a
-# tiny version each. Pinned exactly: on these machines torch==2.13.0 installs from a file on disk,
-# while an open range would fetch a multi-gigabyte CUDA build.
+# tiny version each, and tests/env trains sb3-contrib's MaskablePPO (the sb3 extra, installed after
+# torch so that pip finds it there). Pinned exactly: on these machines torch==2.13.0 installs from a
+# file on disk, while an open range would fetch a multi-gigabyte CUDA build.
 $(STAMP_TORCH): $(STAMP_DEV)
-	$(PIP) install torch==2.13.0
+	$(PIP) install $(TORCH) $(TORCH_PIP_ARGS)
+	$(PIP) install -e '.[sb3]'
+	@touch $@
+
+# The researcher's setup: the rl extra, PyTorch's CPU build, then the sb3 extra (Stable-Baselines3,
+# sb3-contrib), without the development tools; the native core stays optional (`make
+# .venv/.stamp-native` builds it, and backend="auto" then picks it).
+$(STAMP_RL): pyproject.toml $(VENV)/pyvenv.cfg
+	$(PIP) install -e '.[rl]'
+	$(PIP) install $(TORCH) $(TORCH_PIP_ARGS)
+	$(PIP) install -e '.[sb3]'
 	@touch $@
 
 # The differential tests of tests/native against a build of the core with AddressSanitizer and
@@ -129,6 +147,9 @@ check: venv
 
 bench: $(STAMP_BENCH)
 	$(BIN)/python benchmarks/throughput.py
+
+rl: $(STAMP_RL)
+	$(BIN)/python examples/sb3_maskable_ppo.py --steps 1024 --rounds 50 --out $(VENV)/uno_maskable_ppo.zip
 
 play: $(STAMP_PLAY)
 	$(BIN)/unotable play $(ARGS)

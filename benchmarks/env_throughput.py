@@ -3,7 +3,11 @@
 Every row runs official UNO with uniformly random legal actions and counts *environment steps*
 (one decision of one seat each), in one process, the rows taking turns in short chunks until each
 has run ``--seconds`` (so that all of them share whatever else loads the machine; compare the
-ratios, which hold steady, rather than the absolute figures, which do not):
+ratios, which hold steady, rather than the absolute figures, which do not). That is one repeat;
+``--repeats`` (default 5) runs the whole round again, and each row reports the **median** of its
+repeats' steps per second (and their range), the ratios taken between medians: a peer's single
+slow or fast run moves no headline. ``--quick`` is a one-minute setting (3 repeats of 0.25 s per
+row, 256 tables).
 
 - ``unotable raw``: the engine's fast path (``legal_action_list`` + ``apply_unchecked``), no
   observation: the reference that the ratios are taken against.
@@ -20,7 +24,11 @@ ratios, which hold steady, rather than the absolute figures, which do not):
   tables, one ``step`` per chunk (every row a step), timing ``step`` alone (the numpy policy
   excluded, as an env's own time); the native rows when the core provides the vector backend
   (``unotable.env.native_vector.VecPool``), in self-play and with the learning seat against ``rule-v1`` bots
-  played inside the core (its steps are the learner's decisions only).
+  played inside the core (its steps are the learner's decisions only). The rows ``... + numpy
+  policy`` time the same loop *with* the policy: a cheap numpy policy choosing from the batch's
+  masks (:func:`vector_policy`, a few array operations per step) inside the timed loop, as a
+  training loop pays at least that much per step. The AEC, Parallel and Gymnasium rows always
+  count their policy (:func:`pick`, per step).
 - ``unotable_native VecPool x1 per call``: one table of the core's vector backend stepped one
   decision per Python call (the cost an AEC env over the core would pay before PettingZoo's
   own per-step protocol).
@@ -227,10 +235,11 @@ def vector_policy(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def vector_chunks(seats: int, seed: int, tables: int, backend: str, repeat: int = 1,
-                  opponents: str | None = None) -> TimedChunk:
+                  opponents: str | None = None, policy: bool = False) -> TimedChunk:
     """``repeat`` vector steps per chunk (the fast rows take several, so that the rows' turns stay
     short without the slow rows running many times their share); with ``opponents`` each row is
-    the learning seat against those bots (played inside ``step``)."""
+    the learning seat against those bots (played inside ``step``); with ``policy`` the numpy
+    policy's time counts too."""
     envs = vector_env(tables, "official", seats=seats, opponents=opponents, out_of_turn="auto",
                       backend=backend)
     _, infos = envs.reset(seed=seed)
@@ -241,9 +250,11 @@ def vector_chunks(seats: int, seed: int, tables: int, backend: str, repeat: int 
         episodes = steps = 0
         elapsed = 0.0
         for _ in range(repeat):
+            start = time.perf_counter()
             mask = state["infos"]["action_mask"]
             actions = vector_policy(mask, rng)
-            start = time.perf_counter()
+            if not policy:
+                start = time.perf_counter()
             _, _, term, _, state["infos"] = envs.step(actions)
             elapsed += time.perf_counter() - start
             episodes += int(term.sum())
@@ -381,7 +392,11 @@ def run_trees(args: argparse.Namespace, passed: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per row (default 3)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per row and repeat (default 3)")
+    parser.add_argument("--repeats", type=int, default=5, help="interleaved repeats; each row reports "
+                        "the median (default 5)")
+    parser.add_argument("--quick", action="store_true", help="about a minute: --repeats 3 --seconds 0.25 "
+                        "--tables 256 (unless given)")
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--tables", type=int, default=1024, help="tables of the vector env (default 1024)")
     parser.add_argument("--seed", type=int, default=0)
@@ -395,7 +410,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cores", default="", help="with --trees: each tree's compiled core "
                         "(_core*.so), comma-separated (default: this environment's)")
     parser.add_argument("--rounds", type=int, default=3, help="with --trees: runs per tree (default 3)")
+    given = argv if argv is not None else sys.argv[1:]
     args = parser.parse_args(argv)
+    if args.quick:
+        for flag, value in (("--repeats", 3), ("--seconds", 0.25), ("--tables", 256)):
+            if not any(a == flag or a.startswith(flag + "=") for a in given):
+                setattr(args, flag[2:], value)
     if args.trees:
         passed = [f"--seconds={args.seconds}", f"--seats={args.seats}", f"--tables={args.tables}",
                   f"--seed={args.seed}"] + ([f"--only={args.only}"] if args.only else [])
@@ -420,9 +440,14 @@ def main(argv: list[str] | None = None) -> int:
     if native_available():
         rows.append((f"unotable vector[native] x{args.tables}",
                      vector_chunks(args.seats, args.seed, args.tables, "native", repeat=20)))
+        rows.append((f"unotable vector[native] x{args.tables} + numpy policy",
+                     vector_chunks(args.seats, args.seed, args.tables, "native", repeat=10, policy=True)))
         rows.append((f"unotable vector[native] x{args.tables} vs rule-v1",
                      vector_chunks(args.seats, args.seed, args.tables, "native", repeat=10,
                                    opponents="rule-v1")))
+        rows.append((f"unotable vector[native] x{args.tables} vs rule-v1 + numpy policy",
+                     vector_chunks(args.seats, args.seed, args.tables, "native", repeat=10,
+                                   opponents="rule-v1", policy=True)))
         single = vecpool_single_chunks(args.seats, args.seed)
         if single is not None:
             rows.append(("unotable_native VecPool x1 per call", single))
@@ -432,11 +457,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         words = [w.strip() for w in args.only.split(",") if w.strip()]
         rows = [rows[0], *[r for r in rows[1:] if any(w in r[0] for w in words)]]
-    totals = measure_timed([c for _, c in rows], args.seconds)
+    runs = [measure_timed([c for _, c in rows], args.seconds) for _ in range(max(1, args.repeats))]
     results: list[dict[str, Any]] = []
-    for (name, _), (episodes, steps, elapsed) in zip(rows, totals, strict=True):
-        results.append({"env": name, "steps": steps, "seconds": round(elapsed, 3),
-                        "steps_per_s": steps / elapsed, "episodes": episodes})
+    for k, (name, _) in enumerate(rows):
+        rates = sorted(run[k][1] / run[k][2] for run in runs)
+        results.append({"env": name, "steps": sum(run[k][1] for run in runs),
+                        "seconds": round(sum(run[k][2] for run in runs), 3),
+                        "steps_per_s": float(np.median(rates)), "min_steps_per_s": rates[0],
+                        "max_steps_per_s": rates[-1], "repeats": len(rates),
+                        "episodes": sum(run[k][0] for run in runs)})
     if args.peers:  # after the rows above, each in its own virtual environment
         from env_peers import PEERS, run_peer
 
@@ -450,19 +479,20 @@ def main(argv: list[str] | None = None) -> int:
         if run is not None:
             r["vs_rlcard_env_run"] = r["steps_per_s"] / run
     meta = {"python": platform.python_version(), "seats": args.seats, "seconds_per_row": args.seconds,
-            "native": native_available()}
+            "repeats": args.repeats, "tables": args.tables, "native": native_available()}
     if args.json:
         print(json.dumps({**meta, "results": results}, indent=2))
         return 0
-    print(f"Python {meta['python']}, official, {args.seats} seats, {args.seconds:g} s per row, "
-          "rows taking turns")
-    print(f"{'env':<32} {'steps/s':>10} {'vs raw':>8} {'vs env.run':>11}")
+    print(f"Python {meta['python']}, official, {args.seats} seats, {args.seconds:g} s per row and repeat, "
+          f"rows taking turns, the median of {args.repeats} repeats (range in brackets)")
+    print(f"{'env':<52} {'steps/s':>10} {'range':>21} {'vs raw':>8} {'vs env.run':>11}")
     for r in results:
         if "unavailable" in r:
-            print(f"{r['env']:<32} unavailable: {r['unavailable']}")
+            print(f"{r['env']:<52} unavailable: {r['unavailable']}")
             continue
         vs_run = f"{r['vs_rlcard_env_run']:.2f}x" if "vs_rlcard_env_run" in r else ""
-        print(f"{r['env']:<32} {r['steps_per_s']:>10.0f} {r['vs_raw']:>7.2f}x {vs_run:>11}")
+        span = f"[{r['min_steps_per_s']:.0f}-{r['max_steps_per_s']:.0f}]" if "min_steps_per_s" in r else ""
+        print(f"{r['env']:<52} {r['steps_per_s']:>10.0f} {span:>21} {r['vs_raw']:>7.2f}x {vs_run:>11}")
     if run is None:
         print("(install the bench extra, `make bench`, to compare with RLCard)", file=sys.stderr)
     return 0

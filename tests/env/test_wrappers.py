@@ -1,5 +1,6 @@
 """PettingZoo's and Gymnasium's own checkers on every wrapper, for every preset at 2, 4 and 10 seats
-(where the preset allows them), plus the behaviours the checkers do not look at."""
+(where the preset allows them), on the default constructors (an action outside the mask is a
+forfeit, as in PettingZoo's classic games), plus the behaviours the checkers do not look at."""
 from __future__ import annotations
 
 import json
@@ -60,11 +61,12 @@ def test_pettingzoo_seed_test(preset: str, n: int, backend: str) -> None:
     seed_test(lambda: aec_env(preset, seats=n, backend=backend), num_cycles=100)
 
 
+# Gymnasium's checker steps actions sampled without a mask: the default forfeit takes them (and warns)
+@pytest.mark.filterwarnings("ignore::unotable.env.IllegalActionWarning")
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("preset", "n"), CASES)
 def test_gymnasium_check_env(preset: str, n: int, backend: str) -> None:
-    # Gymnasium's checker steps actions sampled without a mask: the forfeit rule takes them
-    env = gym_env(preset, seats=n, opponents="random", illegal="lose", backend=backend)
+    env = gym_env(preset, seats=n, backend=backend)  # the defaults: rule-v1 opponents, illegal="lose"
     assert env.unwrapped.backend_name == backend
     check_env(env.unwrapped, skip_render_check=True)
 
@@ -136,8 +138,8 @@ def test_reset_from_a_position() -> None:
     assert obs["observation"][7] == 1  # R7 is card id 7
 
 
-def test_an_illegal_index_raises_and_changes_nothing() -> None:
-    env = aec_env("official", seats=2)
+def test_an_illegal_index_raises_on_request_and_changes_nothing() -> None:
+    env = aec_env("official", seats=2, illegal="raise")
     env.reset(seed=9)
     obs, *_ = env.last()
     before = env.game.to_position()
@@ -216,7 +218,8 @@ def test_observation_is_the_spaces_encoding_of_the_view() -> None:
     assert env.state().shape == env.state_space.shape
 
 
-def test_gym_illegal_raises_by_default_and_forfeits_on_request() -> None:
+@pytest.mark.filterwarnings("ignore::unotable.env.IllegalActionWarning")
+def test_gym_illegal_forfeits_by_default_and_raises_on_request() -> None:
     for illegal in ("raise", "lose"):
         env = gym_env("official", seats=2, opponents="random", illegal=illegal)
         _, info = env.reset(seed=3)

@@ -207,7 +207,7 @@ def refusals(envs: tuple[Any, Any], action: Any) -> list[tuple[type, str]]:
 
 
 def test_bad_actions_are_refused_alike_and_change_nothing() -> None:
-    a, b = pair_aec("official", 2)
+    a, b = pair_aec("official", 2, illegal="raise")
     a.reset(seed=9)
     b.reset(seed=9)
     mask = a.last()[0]["action_mask"]
@@ -217,14 +217,45 @@ def test_bad_actions_are_refused_alike_and_change_nothing() -> None:
         assert first == second, bad
     assert b.game.to_position() == before
     same_aec(a, b, "after refusals")
-    pa = parallel_env("official", seats=2, backend="python")
-    pb = parallel_env("official", seats=2, backend="native")
+    pa = parallel_env("official", seats=2, backend="python", illegal="raise")
+    pb = parallel_env("official", seats=2, backend="native", illegal="raise")
     pa.reset(seed=4)
     pb.reset(seed=4)
     for actions in ({}, {"seat_0": NOOP, "seat_1": NOOP}, {"seat_0": 444, "seat_1": NOOP},
                     {"seat_0": 0, "seat_1": 1}):
         first, second = refusals((pa, pb), actions)
         assert first == second, actions
+
+
+@pytest.mark.filterwarnings("ignore::unotable.env.IllegalActionWarning")
+def test_a_forfeit_is_the_same_on_both_backends() -> None:
+    a, b = pair_aec("house", 3)
+    for bad in ("unmasked", 445):  # an index outside the mask after a few steps, one outside the space
+        a.reset(seed=12)
+        b.reset(seed=12)
+        for _ in range(5):
+            action = int(np.flatnonzero(a.last()[0]["action_mask"])[0])
+            a.step(action)
+            b.step(action)
+        mask = a.last()[0]["action_mask"]
+        index = int(np.flatnonzero(mask == 0)[0]) if bad == "unmasked" else 445
+        offender, before = a.agent_selection, a.game.to_position()
+        a.step(np.int64(index))
+        b.step(index)
+        same_aec(a, b, f"forfeit {bad}")
+        assert a.game.to_position() == b.game.to_position() == before
+        assert a.rewards[offender] == -1.0 and sum(a.rewards.values()) == -1.0
+        assert all(a.terminations.values()) and all(b.terminations.values())
+    pa = parallel_env("official", seats=3, backend="python")
+    pb = parallel_env("official", seats=3, backend="native")
+    outs = [env.reset(seed=4) for env in (pa, pb)]
+    obs = outs[0][0]
+    actions = {agent: int(np.flatnonzero(o["action_mask"])[0]) for agent, o in obs.items()}
+    actions["seat_1"] = 445
+    ra, rb = pa.step(actions), pb.step(actions)
+    assert ra[1:4] == rb[1:4]
+    assert ra[1] == {"seat_0": 0.0, "seat_1": -1.0, "seat_2": 0.0} and all(ra[2].values())
+    assert pa.agents == pb.agents == []
 
 
 def test_positions_render_and_records_on_the_native_backend() -> None:

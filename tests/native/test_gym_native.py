@@ -145,7 +145,7 @@ def test_backend_choice() -> None:
 
 
 def test_bad_actions_refused_alike() -> None:
-    a, b = pair("official", 4, opponents="random")
+    a, b = pair("official", 4, opponents="random", illegal="raise")
     a.reset(seed=2)
     b.reset(seed=2)
     illegal = int(np.flatnonzero(~a.action_masks())[0])
@@ -156,7 +156,7 @@ def test_bad_actions_refused_alike() -> None:
             b.step(bad)
         assert str(ea.value) == str(eb.value)
     same_env(a, b, "after refusals")
-    a, b = pair("official", 4, opponents="random", illegal="lose")
+    a, b = pair("official", 4, opponents="random")  # the default: a forfeit
     same(a.reset(seed=2), b.reset(seed=2), "reset")
     same(a.step(illegal), b.step(illegal), "forfeit")
     assert a.table.game.to_position() == b.table.game.to_position()
@@ -170,5 +170,5 @@ def test_render_and_record() -> None:
 
 @pytest.mark.parametrize(("preset", "n"), [("official", 2), ("partners", 4), ("no-mercy", 3)])
 def test_gymnasium_check_env(preset: str, n: int) -> None:
-    env = gym_env(preset, seats=n, opponents="rule-v1", illegal="lose", backend="native")
+    env = gym_env(preset, seats=n, backend="native")  # the defaults: rule-v1 opponents, illegal="lose"
     check_env(env.unwrapped, skip_render_check=True)

@@ -4,8 +4,11 @@ Agents are ``seat_0`` .. ``seat_{n-1}``. ``observe(agent)`` is PettingZoo Classi
 ``{"observation": uint8[854], "action_mask": int8[445]}`` (the layouts of
 :mod:`unotable.env.spaces`); ``infos[agent]`` holds ``"action_mask"`` too and, for the agent to
 decide, ``"decline"`` (True at an out-of-turn chance: NOOP is in the mask). An index outside
-the mask raises :class:`~unotable.errors.IllegalActionError` and changes nothing (never another
-action in its place). ``action_space(agent).sample()`` draws a legal action of that agent.
+the mask (never replaced by another action) ends the game as that agent's forfeit, PettingZoo's
+convention for its classic games: reward -1 to it, 0 to the others, every agent terminated, an
+:class:`~unotable.env.illegal.IllegalActionWarning` the first time; with ``illegal="raise"`` it
+raises :class:`~unotable.errors.IllegalActionError` and changes nothing.
+``action_space(agent).sample()`` draws a legal action of that agent.
 
 ``backend="auto"`` (default), ``"python"`` or ``"native"``: the table in the engine or in the C++
 core (:mod:`unotable.env.backend`, one interface: this wrapper reads the table's status int and
@@ -96,10 +99,31 @@ class UnoAECEnv(TableEnv, AECEnv[str, dict[str, np.ndarray], int]):
             return
         if action is None:
             raise ValueError(f"{agent} is alive and must give an action index, not None")
+        if self.illegal == "lose" and not self._legal_index(action, self._decider_mask):
+            self._forfeit(agent, action)
+            return
         code = self.table.step_code(action)
         self._cumulative_rewards[agent] = 0.0
         if self._sync(code, full=code & _FULL != 0):
             self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _forfeit(self, agent: str, action: Any) -> None:
+        """``agent`` chose an index outside its mask: the game ends as its forfeit (PettingZoo's
+        ``TerminateIllegalWrapper``): -1 to it, 0 to the others, every agent terminated; the game
+        is left as it was."""
+        self._warn_illegal(agent, action)
+        t = self.table
+        t.stop()
+        t.take_rewards()  # whatever stopping gave: a forfeit scores nothing else
+        self._cumulative_rewards[agent] = 0.0
+        self._sync(t.code & ~REWARDS, full=True)
+        rews = self.rewards
+        for a in self.agents:
+            rews[a] = -1.0 if a == agent else 0.0
+        self._dirty = True
+        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -13,6 +13,7 @@ observations, masks, rewards, terminations and agent order from the same seeds a
 """
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -20,6 +21,7 @@ import numpy as np
 from gymnasium import spaces as gspaces
 
 from unotable.env.backend import TableBackend, make_table
+from unotable.env.illegal import check_illegal, warn_illegal
 from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE
 from unotable.env.table import STATE_SIZE, state_bytes
 from unotable.game import Game
@@ -27,7 +29,7 @@ from unotable.record import Record
 from unotable.rules import Ruleset
 from unotable.tui.render import Style, seat_names, table_lines
 
-__all__ = ["LegalDiscrete", "TableEnv", "action_box", "ansi", "check_render_mode", "mask_box",
+__all__ = ["LegalDiscrete", "TableEnv", "action_box", "ansi", "check_render_mode", "check_seed", "mask_box",
            "observation_box"]
 
 RENDER_MODES = ("ansi", "human")
@@ -38,6 +40,19 @@ def check_render_mode(render_mode: str | None) -> str | None:
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode={render_mode!r} is not one of {', '.join(RENDER_MODES)}")
     return render_mode
+
+
+def check_seed(seed: object) -> int | None:
+    """A reset's seed as a Python int (any integer type, numpy's included), or None.
+
+    >>> check_seed(np.int64(7)), check_seed(None)
+    (7, None)
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not hasattr(type(seed), "__index__"):
+        raise ValueError(f"a seed is a non-negative int, not {seed!r}")
+    return operator.index(seed)  # type: ignore[arg-type]
 
 
 def observation_box() -> gspaces.Box:
@@ -53,15 +68,23 @@ class LegalDiscrete(gspaces.Discrete):
 
     An env's action spaces know their agent's current mask (through ``mask_of``), so random
     baselines and checkers that sample without a mask still play legal actions. With a mask given,
-    it is the plain Discrete's masked sample.
+    it is the plain Discrete's masked sample. A space pickled (or deep-copied) on its own leaves
+    its env behind: the copy is a plain ``Discrete(445)`` with the same random state, sampling
+    without a mask uniformly (an env pickled whole binds its new spaces to the new env).
     """
 
-    def __init__(self, mask_of: Callable[[], np.ndarray | None], seed: int | None = None) -> None:
+    def __init__(self, mask_of: Callable[[], np.ndarray | None] | None = None,
+                 seed: int | None = None) -> None:
         super().__init__(NUM_ACTIONS, seed=seed)
         self._mask_of = mask_of
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_mask_of"] = None  # the env's table (the core's EnvTable) does not travel with a space
+        return state
+
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
-        if mask is None and probability is None:
+        if mask is None and probability is None and self._mask_of is not None:
             current = self._mask_of()
             if current is not None and current.any():
                 return super().sample(mask=current.astype(np.int8))
@@ -76,7 +99,15 @@ class LegalDiscrete(gspaces.Discrete):
 
 class TableEnv:
     """What the PettingZoo envs share: the constructor (the table, the agents' spaces, seeding),
-    reset's seeding, render, state and record. A subclass adds its own state in :meth:`_init_state`."""
+    reset's seeding, render, state and record, the illegal-action rule and pickling. A subclass adds
+    its own state in :meth:`_init_state`.
+
+    Pickling (``pickle``, ``copy.deepcopy``, ``cloudpickle``) carries the constructor's arguments
+    and the seeding (the last seed and the episode count), not the episode in progress: the copy
+    builds a new table (the core's ``EnvTable`` cannot be copied, and the Python table's bots may
+    not be picklable), so it needs a ``reset()`` first, and a ``reset()`` without a seed deals the
+    episode the original's next one would have.
+    """
 
     metadata: ClassVar[dict[str, Any]]
     table: TableBackend
@@ -91,13 +122,22 @@ class TableEnv:
         render_mode: str | None = None,
         seed: int | None = None,
         backend: str = "auto",
+        illegal: str = "lose",
         **options: Any,
     ) -> None:
         """``options``: ``out_of_turn``, ``episode``, ``reward``, ``max_cycles`` (see
         :class:`~unotable.env.table.Table`); ``backend``: ``"auto"``, ``"python"`` or ``"native"``
-        (:mod:`unotable.env.backend`)."""
+        (:mod:`unotable.env.backend`); ``illegal``: ``"lose"`` (an action outside the mask ends the
+        episode as that agent's forfeit, with an ``IllegalActionWarning`` once) or ``"raise"``
+        (:mod:`unotable.env.illegal`)."""
         super().__init__()
+        self._config: tuple[Any, int, dict[str, Any]] = (
+            ruleset, seats, {"render_mode": render_mode, "seed": seed, "backend": backend,
+                             "illegal": illegal, **options})
         self.render_mode = check_render_mode(render_mode)
+        self.illegal = check_illegal(illegal)
+        self._warned = False
+        seed = check_seed(seed)
         self.table, self.backend_name = make_table(backend, ruleset, seats, **options)
         self.possible_agents = [f"seat_{i}" for i in range(seats)]
         self.observation_spaces = {
@@ -111,6 +151,28 @@ class TableEnv:
         self._episode = 0
         self._init_state()
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {"config": self._config, "base_seed": self._base_seed, "episode": self._episode,
+                "warned": self._warned}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        ruleset, seats, options = state["config"]
+        TableEnv.__init__(self, ruleset, seats, **options)
+        self._base_seed, self._episode, self._warned = state["base_seed"], state["episode"], state["warned"]
+
+    def _legal_index(self, action: Any, mask: np.ndarray | None) -> bool:
+        """Whether ``action`` is an index in ``mask``; True for what is no integer at all (the table
+        raises ``InvalidActionError`` for it, under either rule)."""
+        if isinstance(action, bool) or not hasattr(type(action), "__index__"):
+            return True
+        i = operator.index(action)
+        return mask is not None and 0 <= i < NUM_ACTIONS and bool(mask[i])
+
+    def _warn_illegal(self, agent: str, action: Any) -> None:
+        if not self._warned:
+            self._warned = True
+            warn_illegal(agent, action, stacklevel=4)
+
     def _init_state(self) -> None:
         """The subclass's own state, made at the end of the constructor."""
 
@@ -121,6 +183,7 @@ class TableEnv:
         """Deal ``Game.new(seats, ruleset, seed)`` exactly; without a seed, episode k after the last
         seeded reset (or the constructor's ``seed``) uses ``derive_seed(seed, "episode", k)``;
         ``options={"position": doc}`` starts from a position document."""
+        seed = check_seed(seed)
         if seed is not None:
             self._base_seed, self._episode = seed, 0
         elif self._base_seed is not None:

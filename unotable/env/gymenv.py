@@ -7,9 +7,14 @@ learning seat (an int, or ``"random"``: drawn per episode from the episode's see
 
 Observations are ``uint8[854]``; the mask is ``info["action_mask"]`` (int8[445]) and
 :meth:`action_masks` (sb3-contrib's MaskablePPO). The reward is the learning seat's. An index
-outside the mask raises :class:`~unotable.errors.IllegalActionError` and changes nothing; with
-``illegal="lose"`` it is a forfeit instead (reward -1, the episode terminates, the game is left
-as it was), for generic checkers and learners that do not mask.
+outside the mask is a forfeit (``illegal="lose"``, the default, PettingZoo's convention for its
+classic games): reward -1, the episode terminates, the game is left as it was, and the first one
+in an env warns with :class:`~unotable.env.illegal.IllegalActionWarning`; with ``illegal="raise"``
+it raises :class:`~unotable.errors.IllegalActionError` and changes nothing.
+
+Pickling carries the constructor's arguments and the seeding, not the episode in progress (the
+copy builds its own table: a core's table cannot be copied): reset the copy first. The action
+space pickles on its own as a plain ``Discrete(445)``.
 
 ``backend``: ``"python"`` (:class:`~unotable.env.table.Table` over the engine, the bots in
 Python) or ``"native"`` (:class:`~unotable.env.native_table.NativeTable`: the table and the
@@ -39,7 +44,8 @@ from unotable.arbiter import Agent, derive_seed
 from unotable.bots import make_bot
 from unotable.bots.registry import parse_bot_spec
 from unotable.env.backend import TableBackend, choose_backend
-from unotable.env.common import LegalDiscrete, ansi, check_render_mode, observation_box
+from unotable.env.common import LegalDiscrete, ansi, check_render_mode, check_seed, observation_box
+from unotable.env.illegal import check_illegal, warn_illegal
 from unotable.env.table import Table
 from unotable.record import Record
 from unotable.rules import Ruleset
@@ -85,13 +91,16 @@ class UnoGymEnv(gymnasium.Env[np.ndarray, int]):
         episode: str = "round",
         reward: str = "win",
         max_cycles: int | None = None,
-        illegal: str = "raise",
+        illegal: str = "lose",
         render_mode: str | None = None,
         backend: str = "auto",
     ) -> None:
-        if illegal not in ("raise", "lose"):
-            raise ValueError(f"illegal={illegal!r} is not one of raise, lose")
-        self.illegal = illegal
+        self._config: tuple[Any, int, dict[str, Any]] = (ruleset, seats, {
+            "opponents": opponents, "seat": seat, "out_of_turn": out_of_turn, "episode": episode,
+            "reward": reward, "max_cycles": max_cycles, "illegal": illegal, "render_mode": render_mode,
+            "backend": backend})
+        self.illegal = check_illegal(illegal)
+        self._warned = False
         self.render_mode = check_render_mode(render_mode)
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < seats):
             raise ValueError(f"seat must be a seat number below {seats} or 'random', not {seat!r}")
@@ -111,6 +120,15 @@ class UnoGymEnv(gymnasium.Env[np.ndarray, int]):
         self.action_space: gymnasium.spaces.Space[Any] = LegalDiscrete(self._current_mask)
         self._base_seed: int | None = None
         self._episode = 0
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"config": self._config, "base_seed": self._base_seed, "episode": self._episode,
+                "warned": self._warned}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        ruleset, seats, options = state["config"]
+        UnoGymEnv.__init__(self, ruleset, seats, **options)
+        self._base_seed, self._episode, self._warned = state["base_seed"], state["episode"], state["warned"]
 
     def _python(self, learner: int) -> TableBackend:
         opponents = make_opponents(self._opponents, self._seats, learner)
@@ -141,6 +159,7 @@ class UnoGymEnv(gymnasium.Env[np.ndarray, int]):
               ) -> tuple[np.ndarray, dict[str, Any]]:
         """``reset(seed=s)`` deals ``Game.new(seats, ruleset, s)``; later resets without a seed use
         ``derive_seed(s, "episode", k)``. ``options={"position": doc}`` starts from a position."""
+        seed = check_seed(seed)
         super().reset(seed=seed)
         if seed is not None:
             self._base_seed, self._episode = seed, 0
@@ -164,6 +183,9 @@ class UnoGymEnv(gymnasium.Env[np.ndarray, int]):
         t = self.table
         mask = t.mask_buf
         if self.illegal == "lose" and not t.done and not (0 <= int(action) < len(mask) and mask[int(action)]):
+            if not self._warned:
+                self._warned = True
+                warn_illegal(f"seat_{self.learner}", action)
             t.stop()  # a forfeit: the game is left as it was, the learner's episode ends with a loss
             return self._observation(), -1.0, True, False, self._info()
         t.step(int(action))

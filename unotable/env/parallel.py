@@ -4,6 +4,10 @@ Each step applies **one** action: the first out-of-turn action (an UNO call, a c
 in the arbiter's order, else the active seat's; the others are dropped (the online server's
 first-come-first-served rule in batch form). The active seat's mask never holds NOOP; every other
 seat's does (alone when it has nothing to do). ``max_cycles`` truncates after that many steps.
+An action outside its seat's mask ends the game as that seat's forfeit (with ``illegal="lose"``,
+the default: -1 to each seat that submitted one, 0 to the others, every agent terminated, an
+``IllegalActionWarning`` the first time); ``illegal="raise"`` raises ``IllegalActionError``
+instead and nothing changes.
 
 ``backend="auto"`` (default), ``"python"`` or ``"native"`` as the AEC env's (:mod:`unotable.env.backend`):
 one call of the table writes every seat's observation and mask per step (on the native backend,
@@ -72,9 +76,18 @@ class UnoParallelEnv(TableEnv, ParallelEnv[str, dict[str, np.ndarray], int]):
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool],
                                                      dict[str, bool], dict[str, Any]]:
         t = self.table
-        t.step_parallel({int(a[5:]): int(v) for a, v in actions.items()})
-        rewards = t.take_rewards()
         live = self.agents
+        masks = self._masks
+        bad = [] if self.illegal == "raise" else [
+            a for a in live if a in actions and not self._legal_index(actions[a], masks.get(int(a[5:])))]
+        if bad:  # a forfeit: the game is left as it was
+            self._warn_illegal(bad[0], actions[bad[0]])
+            t.stop()
+            t.take_rewards()
+            rewards = [-1.0 if f"seat_{s}" in bad else 0.0 for s in range(t.n)]
+        else:
+            t.step_parallel({int(a[5:]): int(v) for a, v in actions.items()})
+            rewards = t.take_rewards()
         r = {a: rewards[int(a[5:])] for a in live}
         terms = {a: t.terminated[int(a[5:])] for a in live}
         truncs = {a: t.truncated[int(a[5:])] for a in live}

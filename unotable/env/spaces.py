@@ -102,6 +102,7 @@ reserved for options added later, zero now (so the layout's size stays). Total 8
 """
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 
 from unotable.actions import (
@@ -186,6 +187,7 @@ def index_of(action: Action, seat: int, n: int) -> int:
     >>> index_of(Draw(), 0, 2), index_of(Catch(0), 1, 2), index_of(ChooseColor(Color.BLUE), 0, 2)
     (390, 435, 424)
     """
+    seat, n = _as_int(seat, "seat"), _as_int(n, "seat count")
     kind = action.kind
     if kind == PLAY:
         assert isinstance(action, Play)
@@ -219,17 +221,33 @@ def index_of(action: Action, seat: int, n: int) -> int:
     raise InvalidActionError(f"{action} is not a seat's action: it has no index in the action space")
 
 
+def _as_int(value: object, what: str) -> int:
+    """``value`` as a Python int: an int or any integer type (numpy's included, through
+    ``__index__``), not a bool, a float or a string (:class:`~unotable.errors.InvalidActionError`)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if not isinstance(value, bool) and type(value).__name__ != "bool_":
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise InvalidActionError(f"{what} {value!r} is not an int from 0 to {NUM_ACTIONS - 1}"
+                             if what == "action index" else f"{what} {value!r} is not an int")
+
+
 def action_at(index: int, seat: int, n: int) -> Action:
     """The action that ``index`` stands for when ``seat`` acts at a table of ``n`` seats.
 
     Raises :class:`~unotable.errors.InvalidActionError` for NOOP (no engine action), for an index
-    outside ``0..444`` and for a target seat that the table does not have. Whether the action is
+    outside ``0..444`` and for a target seat that the table does not have. Every argument may be
+    any integer type (a numpy integer too), never a bool or a float. Whether the action is
     legal now is the mask's business (and the engine's).
 
     >>> str(action_at(0, 0, 4)), str(action_at(201, 0, 4)), str(action_at(436, 3, 4))
     ('R0', 'W!', 'catch:1')
     """
-    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < NUM_ACTIONS:
+    index, seat, n = _as_int(index, "action index"), _as_int(seat, "seat"), _as_int(n, "seat count")
+    if not 0 <= index < NUM_ACTIONS:
         raise InvalidActionError(f"action index {index!r} is not an int from 0 to {NUM_ACTIONS - 1}")
     if index == NOOP:
         raise InvalidActionError(f"action index {NOOP} is NOOP (decline), not an engine action")

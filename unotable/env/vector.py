@@ -84,7 +84,7 @@ from gymnasium.vector.utils import batch_space
 from unotable.arbiter import derive_seed
 from unotable.env.backend import PoolBackend, check_threads, choose_backend
 from unotable.env.batched import batched_policies, call_policy, illegal_choice, is_batched
-from unotable.env.common import action_box, observation_box
+from unotable.env.common import action_box, check_seed, observation_box
 from unotable.env.gymenv import make_opponents
 from unotable.env.positions import read_positions
 from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE
@@ -313,6 +313,9 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     ) -> None:
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
+        self._config: tuple[Any, ...] = (num_envs, ruleset, seats, {
+            "opponents": opponents, "seat": seat, "out_of_turn": out_of_turn, "episode": episode,
+            "reward": reward, "max_cycles": max_cycles, "backend": backend, "threads": threads})
         rules = resolve_ruleset(ruleset)
         rules.validate_seats(seats)
         options: dict[str, Any] = {"out_of_turn": out_of_turn, "episode": episode, "reward": reward,
@@ -339,6 +342,15 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._owed = np.zeros((num_envs, seats), dtype=np.float64)
         self._delivered = np.zeros((num_envs, seats), dtype=np.float32)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling carries the constructor's arguments, not the tables (a core's pool cannot be
+        copied): the copy builds its own and needs a ``reset()``."""
+        return {"config": self._config}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        num_envs, ruleset, seats, options = state["config"]
+        UnoVectorEnv.__init__(self, num_envs, ruleset, seats, **options)
+
     def _infos(self) -> dict[str, Any]:
         p = self.pool
         return {"action_mask": p.mask.view(np.int8).copy(), "seat": p.seat.copy(),
@@ -354,6 +366,8 @@ class UnoVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         or one of another ruleset or seat count raises (``ValueError``, ``PositionError``) before
         any table changes."""
         positions = self._positions(options or {})
+        if seed is not None and not isinstance(seed, Sequence):
+            seed = check_seed(seed)  # any integer type (numpy's too) seeds as its int
         if seed is None:
             base = secrets.randbits(62)
             seeds = [base + i for i in range(self.num_envs)]
