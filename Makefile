@@ -25,6 +25,7 @@ STAMP_SERVE := $(VENV)/.stamp-serve
 STAMP_BENCH := $(VENV)/.stamp-bench
 STAMP_NATIVE := $(VENV)/.stamp-native
 STAMP_TORCH := $(VENV)/.stamp-torch
+STAMP_RAY := $(VENV)/.stamp-ray
 STAMP_RL := $(VENV)/.stamp-rl
 # PyTorch, pinned exactly (see STAMP_TORCH); TORCH_PIP_ARGS adds pip options, e.g. an --index-url
 # serving PyTorch's CPU wheels on a machine whose package index serves only the CUDA build.
@@ -92,6 +93,12 @@ $(STAMP_RL): pyproject.toml $(VENV)/pyvenv.cfg
 	$(PIP) install -e '.[sb3]'
 	@touch $@
 
+# Ray with RLlib (the rl-ray extra), after PyTorch: tests/env/test_rllib.py trains
+# examples/rllib_multiagent.py for two iterations on a local Ray instance with two workers.
+$(STAMP_RAY): pyproject.toml $(STAMP_TORCH)
+	$(PIP) install -e '.[rl-ray]'
+	@touch $@
+
 # The differential tests of tests/native against a build of the core with AddressSanitizer and
 # UndefinedBehaviorSanitizer (the Python interpreter is not instrumented, so the runtimes are
 # preloaded; leak checking is off, as CPython's arenas look like leaks). Part of make test; the
@@ -121,7 +128,7 @@ typecheck: venv
 # says what to install.
 BROWSER_TOOLS := chromium:chromium firefox-esr:firefox-esr WebKitWebDriver:webkit2gtk-driver Xvfb:xvfb
 
-test: venv $(STAMP_NATIVE) $(STAMP_TORCH)
+test: venv $(STAMP_NATIVE) $(STAMP_TORCH) $(STAMP_RAY)
 	@missing=; for tool in $(BROWSER_TOOLS); do command -v $${tool%%:*} >/dev/null || missing="$$missing $${tool#*:}"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" != 0 ]; then echo "make test: the browser tests need$$missing; run 'sudo apt-get install$$missing' or make test as root" >&2; exit 1; fi; \

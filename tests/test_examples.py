@@ -121,3 +121,24 @@ def test_train_ppo_trains_a_few_hundred_steps_and_its_bot_plays(tmp_path: Path) 
     assert re.search(r"^update 2 steps 512 ", out, re.MULTILINE), out
     assert re.search(r"^evaluation: [0-4] wins in 4 heads-up rounds against rule-v1", out, re.MULTILINE), out
     assert policy.exists() and (tmp_path / "curve.csv").read_text().startswith("update,steps")
+
+
+def test_selfplay_league_trains_against_its_snapshots_in_the_core(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("gymnasium")
+    out = run_example("selfplay_league.py", "--max-updates", "4", "--envs", "4", "--steps", "32",
+                      "--snapshot-every", "2", "--eval", "4", "--out", str(tmp_path / "league.pt"),
+                      timeout=600)
+    assert re.search(r"^update 4 steps 512 opponent \d/3 ", out, re.MULTILINE), out
+    calls = re.search(r"^league: 3 snapshots, (\d+) batched opponent calls$", out, re.MULTILINE)
+    assert calls and int(calls.group(1)) > 0, out
+    assert re.search(r"^evaluation: \d+ wins in \d+ heads-up rounds against rule-v1", out, re.MULTILINE), out
+    assert (tmp_path / "league.pt").exists()
+
+
+def test_rllib_multiagent_is_trained_in_tests_env() -> None:
+    """The example "rllib_multiagent.py" trains on a local Ray instance in tests/env/test_rllib.py;
+    here its command line alone."""
+    pytest.importorskip("ray.rllib")
+    out = run_example("rllib_multiagent.py", "--help", timeout=120)
+    assert "--workers" in out and "--address" in out
