@@ -142,3 +142,11 @@ def test_rllib_multiagent_is_trained_in_tests_env() -> None:
     pytest.importorskip("ray.rllib")
     out = run_example("rllib_multiagent.py", "--help", timeout=120)
     assert "--workers" in out and "--address" in out
+
+
+def test_sb3_maskable_ppo_is_trained_in_tests_env() -> None:
+    """The example "sb3_maskable_ppo.py" trains, saves and reloads a model in
+    tests/env/test_ecosystem.py; here its command line alone."""
+    pytest.importorskip("sb3_contrib")
+    out = run_example("sb3_maskable_ppo.py", "--help", timeout=120)
+    assert "--steps" in out
