@@ -2,7 +2,8 @@
 
 Layers, lowest first (docs/explanation/architecture.md, its opening: dependencies point one way):
 
-- the **engine**: every module at the top level of ``unotable/`` but ``cli.py``. It imports only
+- the **engine**: every module at the top level of ``unotable/`` but ``cli.py`` and
+  ``__main__.py`` (``python3 -m unotable``, the command's other door: the cli). It imports only
   the standard library and the engine, and its modules form no import cycle (a lazy import inside
   a function, or one under ``TYPE_CHECKING``, counts: it is a circle all the same).
 - **bots** (``unotable.bots``, with ``determinize``, the hidden worlds its search samples): the
@@ -73,7 +74,7 @@ def layer(module: str) -> str | None:
     if len(parts) == 1:
         return "engine"
     if len(parts) == 2 and (PACKAGE / f"{parts[1]}.py").is_file():
-        return "cli" if parts[1] == "cli" else "engine"
+        return "cli" if parts[1] in ("cli", "__main__") else "engine"
     return parts[1] if parts[1] in MAY_IMPORT else f"unknown subpackage unotable.{parts[1]}"
 
 
@@ -223,6 +224,7 @@ def test_the_server_modules_form_no_import_cycle() -> None:
 
 @pytest.mark.parametrize(("module", "expected"), [
     ("unotable", "engine"), ("unotable.game", "engine"), ("unotable.cli", "cli"),
+    ("unotable.__main__", "cli"),
     ("unotable.bots.base", "bots"), ("unotable.server.bus.local", "server"), ("json", None),
 ])
 def test_layers_are_told_apart(module: str, expected: str | None) -> None:

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +20,17 @@ from unotable.game import Game
 from unotable.phase import Phase
 from unotable.record import Record
 from unotable.rules import Ruleset
-from unotable.verify import RECIPE, VerifyError, commitment, new_salt, verify, verify_text, with_proof
+from unotable.verify import (
+    CHECKS,
+    RECIPE,
+    VerifyError,
+    commitment,
+    new_salt,
+    record_url,
+    verify,
+    verify_text,
+    with_proof,
+)
 
 SEED = 4242
 SALT = "5a" * 32
@@ -89,23 +102,52 @@ def _tampered(good: dict[str, Any], what: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(
-    ("what", "message"),
+    ("what", "message", "check"),
     [
-        ("seed in the start", "is not the seed the record was dealt from"),
-        ("seed everywhere", "do not give the published commitment"),
-        ("salt", "do not give the published commitment"),
-        ("commitment", "do not give the published commitment"),
-        ("no reveal", "has no reveal of its seed and salt"),
-        ("no commitment", "carries no seed commitment"),
-        ("an action cut", "do not reach the recorded final position"),
-        ("an action changed", "does not replay from its seed"),
-        ("the final position", "do not reach the recorded final position"),
-        ("a bad salt", "64 lowercase hexadecimal digits"),
+        ("seed in the start", "is not the seed the record was dealt from", "seed"),
+        ("seed everywhere", "do not give the published commitment", "commitment"),
+        ("salt", "do not give the published commitment", "commitment"),
+        ("commitment", "do not give the published commitment", "commitment"),
+        ("no reveal", "has no reveal of its seed and salt", "record"),
+        ("no commitment", "carries no seed commitment", "record"),
+        ("an action cut", "do not reach the recorded final position", "final"),
+        ("an action changed", "does not replay from its seed: round ", "deals"),
+        ("the final position", "do not reach the recorded final position", "final"),
+        ("a bad salt", "64 lowercase hexadecimal digits", "commitment"),
     ],
 )
-def test_each_tampering_fails_with_its_message(good: dict[str, Any], what: str, message: str) -> None:
-    with pytest.raises(VerifyError, match=message):
+def test_each_tampering_fails_with_its_message(
+    good: dict[str, Any], what: str, message: str, check: str
+) -> None:
+    with pytest.raises(VerifyError, match=message) as failed:
         verify(_tampered(good, what))
+    assert failed.value.check == check and check in CHECKS
+
+
+def test_each_round_is_recomputed_and_a_changed_action_names_its_round(good: dict[str, Any]) -> None:
+    result = verify(good)
+    assert [r.round_no for r in result.rounds] == list(range(1, result.deals + 1))
+    assert sum(r.actions for r in result.rounds) + result.deals - 1 == result.actions
+    replayed = Game.new(3, Ruleset.preset("official").replace(target_score=300), SEED)
+    firsts = []
+    for seat, action in Record.from_dict(good).actions:
+        if len(firsts) < replayed.round_no:
+            firsts.append(str(replayed.discard_pile[0]))
+        replayed.play(action, seat)
+    assert [r.first_card for r in result.rounds] == firsts
+    assert all(r.points is not None and r.points >= 0 for r in result.rounds)
+    assert result.to_dict()["rounds"][0] == {
+        "round": 1, "first_card": firsts[0], "actions": result.rounds[0].actions,
+        "winner": result.rounds[0].winner, "points": result.rounds[0].points,
+    }
+    # a play moved to another seat in the second round: the check names that round
+    doc = json.loads(json.dumps(good))
+    second = next(i for i, (_, a) in enumerate(doc["actions"]) if a == "deal") + 1
+    i = next(i for i in range(second, len(doc["actions"])) if doc["actions"][i][1] not in ("draw", "deal"))
+    doc["actions"][i][0] = (doc["actions"][i][0] + 1) % doc["seats"]
+    with pytest.raises(VerifyError, match="round 2, action") as failed:
+        verify(doc)
+    assert (failed.value.check, failed.value.round_no) == ("deals", 2)
 
 
 def test_not_a_record_fails() -> None:
@@ -137,3 +179,41 @@ def test_the_command_verifies_and_fails_with_a_clear_message(
     assert err == f"unotable verify: error: {bad}: {why}\n"
     assert main(["verify", str(tmp_path / "missing.json")]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_python_m_unotable_verify_works_from_the_source_with_nothing_installed(
+    good: dict[str, Any], tmp_path: Path
+) -> None:
+    """The command the verify page prints, as printed: ``python3 -m unotable verify FILE`` from the
+    root of a copy of the source, without site-packages (-S: nothing installed, the standard
+    library only); a record that was changed fails with a clear message and exit status 1."""
+    path = tmp_path / "unotable-t.json"
+    path.write_text(json.dumps(good), encoding="utf-8")
+    run = [sys.executable, "-S", "-m", "unotable", "verify"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([*run, str(path)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("verified: seed 4242 matches the commitment sha256:")
+    assert "  round 1: first card " in done.stdout and "  round 2: first card " in done.stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(_tampered(good, "an action changed")), encoding="utf-8")
+    done = subprocess.run([*run, str(bad)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and done.stdout == ""
+    why = "the record does not replay from its seed: round "
+    assert done.stderr.startswith(f"unotable verify: error: {bad}: {why}")
+
+
+def test_an_address_names_the_record_to_download(capsys: pytest.CaptureFixture[str]) -> None:
+    assert record_url("http://h:8000/t/abc_D-9/") == "http://h:8000/t/abc_D-9/record"
+    assert record_url("https://h/t/x/record?match=3&lang=ar") == "https://h/t/x/record?match=3"
+    for wrong in ("ftp://h/t/x", "https://h/t/", "https://h/t/x/review", "/t/x"):
+        with pytest.raises(VerifyError, match="is not the address of a table"):
+            record_url(wrong)
+    # nothing listens on port 9 of this machine: a clear refusal, not a traceback
+    assert main(["verify", "http://127.0.0.1:9/t/abc"]) == 1
+    assert capsys.readouterr().err.startswith(
+        "unotable verify: error: cannot download http://127.0.0.1:9/t/abc/record: "
+    )

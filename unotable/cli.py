@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -118,7 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "and salt give the commitment published when the match started, and every deal "
                     "and action replays from that seed to the recorded final position.",
     )
-    ver.add_argument("record", metavar="RECORD.json", help="the record file ('-' for standard input)")
+    ver.add_argument("record", metavar="RECORD.json|URL",
+                     help="the record file ('-' for standard input), or the address of the table, "
+                          "its verify page or its record (http://HOST/t/TABLE), to download it")
     return parser
 
 
@@ -276,7 +279,12 @@ def _verify(path: str) -> int:
     from unotable.verify import VerifyError, verify_text
 
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        if path.startswith(("http://", "https://")):
+            text = _download(path)
+        else:
+            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except VerifyError as exc:
+        return _fail("verify", str(exc), status=1)
     except (OSError, UnicodeDecodeError) as exc:
         return _fail("verify", f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}", status=1)
     try:
@@ -284,6 +292,27 @@ def _verify(path: str) -> int:
     except VerifyError as exc:
         return _fail("verify", f"{path}: {exc}", status=1)
     return 0
+
+
+def _download(url: str) -> str:
+    """The record of the match at ``url`` (a table's link, its verify page or its record)."""
+    import urllib.error
+    import urllib.request
+
+    from unotable.verify import VerifyError, record_url
+
+    address = record_url(url)
+    try:
+        with urllib.request.urlopen(address, timeout=30) as answer:
+            data: bytes = answer.read(64 * 1024 * 1024)
+    except urllib.error.HTTPError as exc:
+        why = exc.read(4096).decode("utf-8", "replace")
+        with contextlib.suppress(ValueError, AttributeError):
+            why = json.loads(why)["message"]
+        raise VerifyError(f"{address}: HTTP {exc.code}: {why}") from None
+    except (urllib.error.URLError, TimeoutError) as exc:
+        raise VerifyError(f"cannot download {address}: {getattr(exc, 'reason', exc)}") from None
+    return data.decode("utf-8")
 
 
 def _fail(command: str, message: str, status: int = 2) -> int:

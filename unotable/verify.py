@@ -37,15 +37,20 @@ import json
 import re
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from unotable.actions import Deal
-from unotable.errors import RecordError
+from unotable.errors import RecordError, UnoError
+from unotable.events import FirstCard, RoundEnded, RoundStarted
+from unotable.game import Game
 from unotable.record import Record, position_digest, replay
+from unotable.version import RULES_VERSION
 
 __all__ = [
-    "RECIPE", "Verified", "VerifyError", "commitment", "new_salt", "verify", "verify_text", "with_proof"
+    "CHECKS", "RECIPE", "RoundCheck", "Verified", "VerifyError", "commitment", "new_salt", "record_url",
+    "verify", "verify_text", "with_proof",
 ]
 
 RECIPE = "unotable-deal-v1"
@@ -54,8 +59,23 @@ RECIPE = "unotable-deal-v1"
 _HEX = re.compile(r"[0-9a-f]{64}")
 
 
+CHECKS = ("record", "commitment", "seed", "deals", "final")
+"""What :func:`verify` checks, in order: the record reads and carries a commitment and its reveal;
+the revealed seed and salt give the commitment published during play; the record was dealt from
+that seed; each round's deal, recomputed from the seed, replays with every action; the replay
+reaches the record's final position. A :class:`VerifyError` names the one that failed."""
+
+
 class VerifyError(RecordError):
-    """A record that does not verify: no reveal, a wrong seed or salt, or actions that were changed."""
+    """A record that does not verify: no reveal, a wrong seed or salt, or actions that were changed.
+
+    ``check`` is the check that failed (one of :data:`CHECKS`), ``round_no`` the round whose deal
+    or actions did not replay, when that is what failed."""
+
+    def __init__(self, message: str, check: str = "record", round_no: int | None = None) -> None:
+        super().__init__(message)
+        self.check = check
+        self.round_no = round_no
 
 
 def new_salt() -> str:
@@ -92,19 +112,48 @@ def with_proof(record: Mapping[str, Any], commit: str, seed: int | None, salt: s
 
 
 @dataclass(frozen=True, slots=True)
+class RoundCheck:
+    """One round's deal, recomputed from the seed and replayed: what anyone at the table saw of it
+    (the first card turned up, who won and how many points), to compare with their memory."""
+
+    round_no: int
+    first_card: str | None
+    actions: int
+    winner: int | None
+    """The seat that won the round (None: blocked, or the round was not finished)."""
+    points: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"round": self.round_no, "first_card": self.first_card, "actions": self.actions,
+                "winner": self.winner, "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
 class Verified:
-    """What a record that verifies holds: its commitment, seed, deals and actions."""
+    """What a record that verifies holds: its commitment, seed, deals and actions, and each round."""
 
     commitment: str
     seed: int
     deals: int
     actions: int
+    rounds: tuple[RoundCheck, ...] = ()
 
     def summary(self) -> str:
-        return (
+        lines = [
             f"verified: seed {self.seed} matches the commitment {self.commitment}; "
             f"{self.deals} deal(s) and {self.actions} action(s) replay to the recorded final position"
-        )
+        ]
+        for r in self.rounds:
+            won = "blocked" if r.winner is None else f"won by seat {r.winner + 1} ({r.points} points)"
+            if r.points is None:
+                won = "not finished"
+            first = r.first_card or "-"
+            lines.append(f"  round {r.round_no}: first card {first}, {r.actions} action(s), {won}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"commitment": self.commitment, "seed": self.seed, "deals": self.deals,
+                "actions": self.actions, "rounds": [r.to_dict() for r in self.rounds]}
 
 
 def verify(doc: Any) -> Verified:
@@ -120,26 +169,76 @@ def verify(doc: Any) -> Verified:
     if not isinstance(reveal, Mapping) or "seed" not in reveal or "salt" not in reveal:
         raise VerifyError("the record has no reveal of its seed and salt (was the match over?)")
     seed, salt = reveal["seed"], reveal["salt"]
-    if commitment(seed, salt) != proof["digest"]:
-        raise VerifyError("the revealed seed and salt do not give the published commitment")
+    try:
+        made = commitment(seed, salt)
+    except VerifyError as exc:
+        raise VerifyError(str(exc), "commitment") from None
+    if made != proof["digest"]:
+        raise VerifyError("the revealed seed and salt do not give the published commitment", "commitment")
     try:
         record = Record.from_dict(doc)
     except RecordError as exc:
         raise VerifyError(f"the record does not read: {exc}") from None
     if record.seed != seed:
         raise VerifyError(
-            f"the revealed seed ({seed}) is not the seed the record was dealt from ({record.seed})"
+            f"the revealed seed ({seed}) is not the seed the record was dealt from ({record.seed})", "seed"
         )
     if record.digest is None:
         raise VerifyError("the record has no digest of its final position to check the replay against")
-    try:
-        game = replay(record, events=False)
-    except RecordError as exc:
-        raise VerifyError(f"the record does not replay from its seed: {exc}") from None
+    game = _replay(record)
     if position_digest(game.to_position()) != record.digest:
-        raise VerifyError("the actions do not reach the recorded final position: the record was changed")
+        raise VerifyError(
+            "the actions do not reach the recorded final position: the record was changed", "final"
+        )
     deals = 1 + sum(1 for _, action in record.actions if isinstance(action, Deal))
-    return Verified(proof["digest"], seed, deals, len(record.actions))
+    return Verified(proof["digest"], seed, deals, len(record.actions), _rounds(game, record))
+
+
+def _replay(record: Record) -> Game:
+    """The record replayed from its seed, action by action: a failure names its round."""
+    if record.rules_version != RULES_VERSION:  # replay() checks another version's record whole
+        try:
+            return replay(record)
+        except RecordError as exc:
+            raise VerifyError(f"the record does not replay from its seed: {exc}", "deals") from None
+    try:
+        game = replay(replace(record, actions=(), digest=None))
+    except RecordError as exc:
+        raise VerifyError(f"the record does not replay from its seed: {exc}", "deals", 1) from None
+    round_no = 1
+    for i, (seat, action) in enumerate(record.actions):
+        try:
+            game.play(action, seat)
+        except UnoError as exc:
+            why = (f"the record does not replay from its seed: round {round_no}, "
+                   f"action {i} ({seat}, {action}): {exc}")
+            raise VerifyError(why, "deals", round_no) from None
+        if isinstance(action, Deal):
+            round_no += 1
+    return game
+
+
+def _rounds(game: Game, record: Record) -> tuple[RoundCheck, ...]:
+    """Each round of the replayed ``game``: its first card, its actions, its winner and points."""
+    counts = [0]
+    for _, action in record.actions:
+        if isinstance(action, Deal):
+            counts.append(0)
+        else:
+            counts[-1] += 1
+    rounds: list[dict[str, Any]] = []
+    for event in game.events:
+        if isinstance(event, RoundStarted):
+            rounds.append({"round_no": event.round_no, "first_card": None, "winner": None, "points": None})
+        elif isinstance(event, FirstCard) and rounds and not event.returned:
+            rounds[-1]["first_card"] = str(event.card)
+        elif isinstance(event, RoundEnded) and rounds:
+            rounds[-1]["winner"], rounds[-1]["points"] = event.winner, event.points
+    return tuple(
+        RoundCheck(r["round_no"], r["first_card"], counts[i] if i < len(counts) else 0, r["winner"],
+                   r["points"])
+        for i, r in enumerate(rounds)
+    )
 
 
 def verify_text(text: str) -> Verified:
@@ -149,3 +248,27 @@ def verify_text(text: str) -> Verified:
     except json.JSONDecodeError as exc:
         raise VerifyError(f"the record is not JSON: {exc}") from None
     return verify(doc)
+
+
+_TABLE_PATH = re.compile(r"/t/([A-Za-z0-9_-]+)(?:/(?:record|verify)?)?/?")
+
+
+def record_url(url: str) -> str:
+    """The address of a match's record from a link to its table, its verify page or its record
+    (``?match=N`` kept): what ``python3 -m unotable verify URL`` downloads.
+
+    >>> record_url("https://uno.example/t/Ab3_x")
+    'https://uno.example/t/Ab3_x/record'
+    >>> record_url("http://192.168.1.5:8000/t/Ab3_x/verify?match=2")
+    'http://192.168.1.5:8000/t/Ab3_x/record?match=2'
+    >>> record_url("https://uno.example/rules")
+    Traceback (most recent call last):
+    ...
+    unotable.verify.VerifyError: https://uno.example/rules is not the address of a table (…/t/TABLE)
+    """
+    parts = urlsplit(url)
+    found = _TABLE_PATH.fullmatch(parts.path)
+    if parts.scheme not in ("http", "https") or not parts.netloc or found is None:
+        raise VerifyError(f"{url} is not the address of a table (…/t/TABLE)")
+    match = [q for q in parts.query.split("&") if q.startswith("match=")]
+    return urlunsplit((parts.scheme, parts.netloc, f"/t/{found[1]}/record", "&".join(match), ""))

@@ -42,6 +42,8 @@ def until_done(server: ServerProc, table: str, token: str) -> tuple[dict[str, An
             return body, seen
         assert status == 202, (status, body)
         assert body["status"] in ("queued", "running") and 0 <= body["done"] <= max(body["total"], 0), body
+        if body["status"] == "running":  # how long it has run, and the time left once measured
+            assert body["elapsed_s"] >= 0 and (body["eta_s"] is None or body["eta_s"] >= 0), body
         seen.append(body)
         time.sleep(0.1)
     raise AssertionError(f"the review is not done after 120 s: {seen[-3:]}")
@@ -125,9 +127,17 @@ def _play_and_review(server: ServerProc) -> tuple[str, dict[int, str], dict[int,
             assert record.actions[d["index"]][0] == seat
             assert d["played"] == str(record.actions[d["index"]][1])
             assert d["cost"] >= 0 and d["best"] == d["chances"][0][0]
+        # the costliest: those out of the noise first, each part costliest first, with its turn
         worst = first["worst"]
-        assert [d["cost"] for d in worst] == sorted((d["cost"] for d in worst), reverse=True)
-        assert all(d["cost"] > 0 for d in worst)
+        clear = [d["cost"] >= 2 * d["stderr"] for d in worst]
+        assert clear == sorted(clear, reverse=True), worst
+        for part in (True, False):
+            costs = [d["cost"] for d, c in zip(worst, clear, strict=True) if c is part]
+            assert costs == sorted(costs, reverse=True)
+        assert all(d["cost"] > 0 and d["turn"] >= 1 for d in worst)
+        costly = [d for d in decisions if d["cost"] > 0 and d["best"] != d["played"]]
+        outside = [d for d in costly if d["cost"] >= 2 * d["stderr"]]
+        assert sum(clear) == min(len(outside), len(worst)), (worst, outside)
         assert not keys_in(first) & {"hands", "draw_pile", "draw", "seed", "rng", "token"}
         # asked again: the same answer, at once
         again = review(server, table, {"token": tokens[seat], "worlds": WORLDS})

@@ -14,7 +14,7 @@ PHONE = {"width": 360, "height": 740}
 LAPTOP = {"width": 1280, "height": 800}
 # a locale key shown raw instead of its text
 RAW_KEY = re.compile(
-    r"\b(?:app|create|preset|opt|bot|share|conn|wait|seat|table|hand|act|sum|log|chat|error|ev|color|card|move|lang|a11y|list|react|sound)"
+    r"\b(?:app|create|preset|opt|bot|share|conn|wait|seat|table|hand|act|sum|log|chat|error|ev|color|card|move|lang|a11y|list|react|sound|verify|fair)"
     r"\.[a-z_0-9-]+(?:\.[a-z_0-9-]+)*\b"
 )
 

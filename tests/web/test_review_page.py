@@ -89,6 +89,20 @@ def test_review_this_match_shows_progress_then_the_costliest_decisions(server: s
         f"localStorage.setItem('ut:seat:{table}', {json.dumps(token)});"
         f"localStorage.setItem('ut:review_worlds', '{WORLDS}');"
     )
+    # the answers are replaced by one of a review under way, with the server's estimate of the
+    # time left, until the test has read it (a real review of this short match may be done before
+    # the page could show it); then the server answers
+    under_way = {"status": "running", "seat": 0, "worlds": WORLDS, "done": 3, "total": 10,
+                 "elapsed_s": 6.0, "eta_s": 42.4}
+    seen: list[str] = []
+
+    def first_running(route: Any) -> None:
+        if seen:
+            route.continue_()
+            return
+        route.fulfill(status=202, content_type="application/json", body=json.dumps(under_way))
+
+    page.route(f"**/t/{table}/review", first_running)
     page.goto(f"{server}/t/{table}")
     # a locator, not an element handle: the summary may be drawn again (a late update, the welcome
     # of a resumed connection) between finding the button and clicking it
@@ -101,7 +115,8 @@ def test_review_this_match_shows_progress_then_the_costliest_decisions(server: s
     page.wait_for_selector("#review #review-progress", state="attached")
     assert page.get_attribute("#review", "aria-busy") == "true"
     said = page.inner_text("#review-title")
-    assert said.startswith(("Reviewing your decisions", "Waiting for the reviewer")), said
+    assert said == "Reviewing your decisions: 3 of 10 · about 42 seconds left", said
+    seen.append(said)
     # ... then the costliest decisions, with the better action
     page.wait_for_selector("#review-list, #review-none", timeout=120_000)
     answer = page.request.post(f"{server}/t/{table}/review", data={"token": token, "worlds": WORLDS}).json()
@@ -109,10 +124,13 @@ def test_review_this_match_shows_progress_then_the_costliest_decisions(server: s
     items = page.query_selector_all("#review-list .review-item")
     assert len(items) == len(answer["worst"])
     assert page.get_attribute("#review", "aria-busy") == "false"
+    if items:  # the unit of the losses, once
+        assert page.inner_text("#review-unit").startswith("A loss is in points of win chance")
     for item, d in zip(items, answer["worst"], strict=True):
         text = item.inner_text()
-        assert text.startswith(f"−{round(100 * d['cost'])}"), (text, d)
-        assert "you chose" in text and "was better" in text and "Your hand:" in text, text
+        assert text.startswith(f"−{round(100 * d['cost'])} point"), (text, d)
+        assert "of win chance" in text and f"Round {d['round']}, turn {d['turn']}: you chose" in text, text
+        assert "was better" in text and "Your hand:" in text, text
         assert item.get_attribute("data-index") == str(d["index"])
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "review-en-1280.png"))

@@ -8,8 +8,9 @@ writer is its hub (:mod:`unotable.server.hub`); a socket only parses what it rea
 Routes: ``POST /api/tables`` (create; answers the table id, the link and the host token once),
 ``GET /api/tables/{id}`` (the public table), ``GET /api/options`` (the presets, rule options and
 bot levels a client may offer), ``GET /t/{id}/record`` (the record, seed included, once the match
-is over, with its seed commitment and the reveal), ``GET /t/{id}/verify`` (the check of that record
-by :mod:`unotable.verify`, and the command that checks it anywhere), ``POST /t/{id}/review`` (a
+is over, with its seed commitment and the reveal), ``GET /api/tables/{id}/verify`` (the check of
+that record by :mod:`unotable.verify`, each check's result and the command that checks it
+anywhere; ``GET /t/{id}/verify`` is the page that shows it), ``POST /t/{id}/review`` (a
 seat's own decisions judged, :mod:`unotable.server.review`), ``WS /ws/{id}`` (the protocol
 of :mod:`unotable.server.protocol`), ``GET /healthz``,
 ``GET /metrics`` (Prometheus).
@@ -261,24 +262,34 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         )
 
     async def verify_route(request: Request) -> Response:
-        # the page's "verify this match": the commitment, the reveal, the server's own check, and
-        # how to check the record anywhere else
+        # the verify page's answer: the commitment, the reveal, each check of unotable.verify and
+        # its result (each round's deal recomputed), and the command that checks it anywhere else
         found = await finished_record(request)
         if isinstance(found, Response):
             return found
         name, rec = found
+        table_id = request.path_params["table_id"]
         try:
-            verdict, ok = verify(rec).summary(), True
+            result: dict[str, Any] | None = verify(rec).to_dict()
+            verdict, failed, at = "verified", None, None
         except VerifyError as exc:
-            verdict, ok = str(exc), False
-        query = f"?{request.url.query}" if request.url.query else ""
+            result, verdict, failed, at = None, str(exc), exc.check, exc.round_no
+        query = f"?match={request.query_params['match']}" if "match" in request.query_params else ""
+        base = settings.public_url or str(request.base_url).rstrip("/")
         return JSONResponse({
-            "verified": ok,
+            "verified": failed is None,
+            "failed": failed,
+            "failed_round": at,
             "message": verdict,
+            "result": result,
+            "names": rec.get("names"),
             "commitment": rec.get("commitment"),
             "reveal": rec.get("reveal"),
-            "record": f"/t/{request.path_params['table_id']}/record{query}",
-            "command": f"unotable verify {name}.json",
+            # (as text too: a page's JavaScript reads a 63-bit integer only to about 16 digits)
+            "seed": str((rec.get("reveal") or {}).get("seed", "")) or None,
+            "record": f"/t/{table_id}/record{query}",
+            "file": f"{name}.json",
+            "command": f"python3 -m unotable verify {base}/t/{table_id}{query}",
         })
 
     async def page(request: Request) -> Response:
@@ -305,7 +316,8 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         Route("/t/{table_id}", page),
         Route("/sw.js", worker),
         Route("/t/{table_id}/record", record),
-        Route("/t/{table_id}/verify", verify_route),
+        Route("/api/tables/{table_id}/verify", verify_route),
+        Route("/t/{table_id}/verify", page),  # the verify page, in the player's language
         *review_routes(hubs, settings.data_dir),  # POST /t/{id}/review: see server/review.py
         WebSocketRoute("/ws/{table_id}", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB), name="static"),

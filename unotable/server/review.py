@@ -7,9 +7,11 @@ decisions of the seat that token holds, in a finished match. The same request is
 follows it:
 
 - ``202 {"status": "queued" | "running", "done": d, "total": t, ...}`` while it is computed
-  (``total`` is 0 until the first decision is judged);
+  (``total`` is 0 until the first decision is judged); a running one adds ``elapsed_s`` and
+  ``eta_s``, the seconds it should still take at the rate measured so far (null until measured);
 - ``200 {"status": "done", "review": {...}, "worst": [...], ...}`` once it is ready: every judged
-  decision and the costliest ones (:meth:`~unotable.bots.review.Review.worst`), each with the
+  decision and the costliest ones (those out of the noise first, then the others: a cost under
+  twice its standard error may be chance), each with its round and turn, the
   seat's own hand then, the public table, the action taken, the better one and the cost;
 - a refusal ``{"code": ..., "message": ...}`` (the codes of :class:`~unotable.server.protocol.ErrorCode`):
   ``malformed`` 400 (not a JSON object with a token), ``invalid`` 404 (no such table or match),
@@ -53,7 +55,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from unotable.bots.review import ReviewError, default_worlds, review_record
+from unotable.bots.review import Judged, Review, ReviewError, default_worlds, review_record
 from unotable.errors import RecordError
 from unotable.record import Record
 from unotable.server.hub import Hubs
@@ -85,6 +87,10 @@ class Job:
     total: int = 0
     answer: dict[str, Any] | None = None
     error: str = ""
+    started: float = 0.0
+    """When its worker started (``time.monotonic``): the answers say how long it has run."""
+    first: tuple[float, int] | None = None
+    """The time and count of its first progress line: the rate is measured from there on."""
     task: asyncio.Task[None] | None = field(default=None, repr=False)  # (held: not collected)
 
 
@@ -159,11 +165,16 @@ class Reviews:
         return self._answer(job, seat, worlds)
 
     def _answer(self, job: Job, seat: int, worlds: int) -> Response:
-        head = {"status": job.status, "seat": seat, "worlds": worlds, "done": job.done, "total": job.total}
+        head: dict[str, Any] = {
+            "status": job.status, "seat": seat, "worlds": worlds, "done": job.done, "total": job.total
+        }
         if job.status == "done":
             return JSONResponse({**head, **(job.answer or {})})
         if job.status == "failed":
             return JSONResponse({"code": ErrorCode.INVALID.value, "message": job.error}, status_code=500)
+        if job.status == "running":  # how long it has run, and the estimate of the time left
+            head["elapsed_s"] = round(time.monotonic() - job.started, 1)
+            head["eta_s"] = _eta(job, time.monotonic())
         return JSONResponse(head, status_code=202)
 
     def _cached(self, key: tuple[str, int, str, int]) -> Job | None:
@@ -186,7 +197,7 @@ class Reviews:
         table_id, seat, digest, worlds = key
         try:
             async with self.slot:
-                job.status = "running"
+                job.status, job.started = "running", time.monotonic()
                 answer = await _compute(job, rec, seat, worlds)
         except ReviewError as exc:
             job.status, job.error = "failed", f"the review failed: {exc}"
@@ -251,6 +262,8 @@ async def _compute(job: Job, rec: Record, seat: int, worlds: int) -> dict[str, A
             if kind == "progress":
                 done, total = rest.split()
                 job.done, job.total = int(done), int(total)
+                if job.first is None:
+                    job.first = (time.monotonic(), job.done)
             elif kind == "review":
                 answer = json.loads(rest)
             elif kind == "error":
@@ -264,6 +277,34 @@ async def _compute(job: Job, rec: Record, seat: int, worlds: int) -> dict[str, A
     if answer is None:
         raise ReviewError(error)
     return answer
+
+
+def _eta(job: Job, now: float) -> float | None:
+    """Seconds the running ``job`` should still take, at the rate its decisions were judged since
+    its first progress line (None until a second one measures a rate).
+
+    >>> _eta(Job("running", done=30, total=40, first=(2.0, 10)), now=12.0)
+    5.0
+    >>> _eta(Job("running", done=10, total=40, first=(2.0, 10)), now=12.0) is None
+    True
+    """
+    if job.first is None or job.total <= 0:
+        return None
+    at, before = job.first
+    if job.done <= before or now <= at:
+        return None
+    return round((now - at) * (job.total - job.done) / (job.done - before), 1)
+
+
+def _clear_first(review: Review, count: int) -> list[Judged]:
+    """The ``count`` costliest decisions, those whose cost stands out of the noise (at least twice
+    its standard error) before those within it: a sure loss says more than a larger, doubtful one."""
+    costly = review.worst(len(review.decisions))
+
+    def noisy(d: Judged) -> bool:  # (as the answer rounds them, so that the page agrees)
+        return round(d.cost, 4) < 2 * round(d.stderr, 4)
+
+    return sorted(costly, key=noisy)[:count]  # (a stable sort: costliest first in each part)
 
 
 def review_routes(hubs: Hubs, data_dir: Path) -> list[Route]:
@@ -298,7 +339,7 @@ def work(text: str, out: Any) -> int:
     answer = {
         # (without the sampling's seed: always 0 here, and no word named "seed" leaves a table)
         "review": {k: v for k, v in review.to_dict().items() if k != "seed"},
-        "worst": [d.to_dict() for d in review.worst(WORST)],
+        "worst": [d.to_dict() for d in _clear_first(review, WORST)],
         "total": steps[0],
         "cpu_s": round(time.process_time() - started, 2),
     }

@@ -1,5 +1,6 @@
 // The browser table's entry point: picks the language, then draws the landing page ("/"), the
-// rules page ("/rules") or a table ("/t/ID") and connects it. Plain ES modules, no build step.
+// rules page ("/rules"), a match's verify page ("/t/ID/verify") or a table ("/t/ID") and connects
+// it. Plain ES modules, no build step.
 
 import { initialLang, onLangChange, setLang } from "./i18n.js";
 import { renderLanding } from "./landing.js";
@@ -9,6 +10,7 @@ import { checkServer, registerWorker } from "./pwa.js";
 import { renderRules } from "./rules.js";
 import { played } from "./sound.js";
 import { TablePage } from "./table.js";
+import { loadVerify, renderVerifyPage } from "./view_verify.js";
 
 async function main() {
   const main = document.getElementById("main");
@@ -24,6 +26,13 @@ async function main() {
     document.getElementById("help-link").setAttribute("aria-current", "page");
     renderRules(main, { first: true });
     onLangChange(() => renderRules(main));
+    return;
+  }
+  const checking = /^\/t\/([A-Za-z0-9_-]+)\/verify\/?$/.exec(location.pathname);
+  if (checking) { // the verify page: the check of a finished match, in the page's language
+    const found = await loadVerify(main, checking[1]);
+    renderVerifyPage(main, found);
+    onLangChange(() => renderVerifyPage(main, found));
     return;
   }
   const match = /^\/t\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);

@@ -11,7 +11,8 @@ const FILES = [
   "/static/landing.js", "/static/net.js", "/static/notation.js", "/static/options.js", "/static/qr.js",
   "/static/rules.js", "/static/sound.js", "/static/state.js", "/static/table.js", "/static/words.js",
   "/static/view_controls.js", "/static/view_hand.js", "/static/view_side.js", "/static/view_table.js",
-  "/static/view_waiting.js", "/static/view_review.js", "/static/pwa.js", "/static/manifest.webmanifest",
+  "/static/view_waiting.js", "/static/view_review.js", "/static/view_verify.js", "/static/pwa.js",
+  "/static/manifest.webmanifest",
   "/static/locales/en.json", "/static/locales/ar.json", "/static/locales/fa.json", "/static/locales/he.json",
   "/static/icons/icon-192.png", "/static/icons/icon-512.png",
 ];

@@ -1,14 +1,16 @@
 // "Review this match" in the match summary: the viewer's own seat's decisions, judged by the
 // server in the background (POST /t/ID/review with the seat token, docs/howto/review-a-match.md).
-// The page asks, shows the progress the server answers, asks again until the review is done,
-// then lists the costliest decisions with the better action. Once asked, a reload asks at once
-// (the server keeps the review with the table, so it answers straight away). Each match of the
-// table (after a rematch) has its own review, told apart by its seed commitment. A quicker, rougher
-// review: localStorage "ut:review_worlds" (20 to 400 worlds a decision; the server's default, 400).
+// The page asks, shows the progress the server answers (with its estimate of the time left), asks
+// again until the review is done, then lists the costliest decisions (round and turn, the loss in
+// points of win chance) with the better action. Once asked, a reload asks at once (the server
+// keeps the review with the table, so it answers straight away). Each match of the table (after a
+// rematch) has its own review, told apart by its seed commitment. A quicker, rougher review:
+// localStorage "ut:review_worlds" (20 worlds a decision up to the server's default: 1000 in the
+// native core, 400 in Python).
 
 import { cardList, cardName, parseAction } from "./cards.js";
 import { h } from "./dom.js";
-import { currentLang, num, t } from "./i18n.js";
+import { currentLang, t } from "./i18n.js";
 import { store } from "./net.js";
 
 const POLL_MS = 600;
@@ -27,6 +29,13 @@ export function actionWords(text) {
 
 function percent(p) {
   return new Intl.NumberFormat(currentLang(), { style: "percent", maximumFractionDigits: 0 }).format(p);
+}
+
+/** "about 40 seconds left" (or minutes), from the server's estimate; "" while it has none. */
+function timeLeft(seconds) {
+  if (typeof seconds !== "number" || !Number.isFinite(seconds)) return "";
+  if (seconds < 90) return t("sum.review_eta_s", { n: Math.max(1, Math.round(seconds)) });
+  return t("sum.review_eta_min", { n: Math.round(seconds / 60) });
 }
 
 /** The match the summary shows: its seed commitment (a table's matches each have their own). */
@@ -84,8 +93,10 @@ export function renderReview(page) {
     return box;
   }
   if (r.status !== "done") {
-    const text = r.status === "queued" ? t("sum.review_queued")
+    let text = r.status === "queued" ? t("sum.review_queued")
       : r.total ? t("sum.review_running", { done: r.done, total: r.total }) : t("sum.review_starting");
+    const left = timeLeft(r.eta_s);
+    if (r.status === "running" && left) text += ` · ${left}`;
     box.append(
       h("p", { id: "review-title", role: "status", text }),
       h("progress", { id: "review-progress", max: r.total || 1, value: r.total ? r.done : null, "aria-labelledby": "review-title" }));
@@ -96,13 +107,14 @@ export function renderReview(page) {
     box.append(h("p", { class: "hint", id: "review-none", text: t("sum.review_none") }));
     return box;
   }
+  box.append(h("p", { class: "hint review-unit", id: "review-unit", text: t("sum.review_unit") }));
   box.append(h("ol", { class: "review-list", id: "review-list" }, r.worst.map((d) => {
     const noisy = d.cost < 2 * d.stderr;
     const played = d.chances.find(([a]) => a === d.played);
-    return h("li", { class: `review-item${noisy ? " noisy" : ""}`, "data-index": d.index },
-      h("span", { class: "review-cost", text: `−${num(Math.round(100 * d.cost))}` }),
+    return h("li", { class: `review-item${noisy ? " noisy" : ""}`, "data-index": d.index, "data-turn": d.turn ?? "" },
+      h("span", { class: "review-cost", text: t("sum.review_cost", { n: Math.round(100 * d.cost) }) }),
       h("span", { class: "review-text", text: t("sum.review_line", {
-        round: d.round, played: actionWords(d.played), p: percent(played ? played[1] : 0),
+        round: d.round, turn: d.turn ?? "–", played: actionWords(d.played), p: percent(played ? played[1] : 0),
         best: actionWords(d.best), b: percent(d.chances[0][1]),
       }) }),
       h("small", { class: "review-hand", text: t("sum.review_hand", { cards: cardList(d.hand, currentLang()) }) + (noisy ? ` · ${t("sum.review_noise")}` : "") }));

@@ -1,6 +1,7 @@
 // Beside (or under) the table: what happened (the log), the chat, the private link that moves a
-// seat to another device, the notification switch, the spectators; and the sound setting, which
-// sits in the top bar, where a phone shows it (at the bottom of the page nobody found it).
+// seat to another device, the notification switch, the spectators, the match's seed commitment
+// ("Fair deals"); and the sound setting, which sits in the top bar, where a phone shows it (at
+// the bottom of the page nobody found it).
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -56,18 +57,38 @@ export function renderSide(page) {
   const notify = seated && canAskNotifications()
     ? h("button", { type: "button", id: "notify", "data-key": "notify", text: t("sound.notify"), onclick: () => askNotifications().then(() => page.render()) })
     : null;
+  const fair = fairDeals(page);
   // (a DOM append prints null as "null": only the parts there are)
   side.append(...[
     h("details", { class: "log-box", open: true }, h("summary", { text: t("log.title") }), log),
     h("details", { class: "chat-box", open: true }, h("summary", { text: t("chat.title") }), chatList, canChat ? form : h("p", { class: "hint", text: t("chat.spectator") })),
     notify ? h("div", { class: "signals row" }, notify) : null,
     h("p", { class: "hint", text: t("table.spectators", { n: state.table.spectators }) }),
+    fair,
     move].filter(Boolean));
   queueMicrotask(() => {
     log.scrollTop = log.scrollHeight;
     chatList.scrollTop = chatList.scrollHeight;
   });
   return side;
+}
+
+/**
+ * "Fair deals": the seed commitment the server published before the match's first deal, shown
+ * while the match is played, so that a player can compare it with the one the verify page checks
+ * once the match is over (and the seed revealed); then a link to that page.
+ */
+function fairDeals(page) {
+  const deal = page.state.table?.deal;
+  if (!deal?.commitment) return null;
+  const revealed = deal.seed !== null && deal.seed !== undefined;
+  return h("details", { class: "fair-box", id: "fair-deals" },
+    h("summary", { text: t("fair.title") }),
+    h("p", { class: "hint", text: t("fair.hint") }),
+    h("code", { class: "verify-code", id: "fair-commitment", dir: "ltr", text: deal.commitment }),
+    revealed
+      ? h("p", {}, h("a", { href: `/t/${page.tableId}/verify`, id: "fair-verify", target: "_blank", rel: "noopener", text: t("sum.verify") }))
+      : h("p", { class: "hint", text: t("fair.later") }));
 }
 
 /**

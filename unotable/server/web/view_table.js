@@ -157,13 +157,14 @@ export function renderSummary(page, v) {
 }
 
 /**
- * "Verify this match": the server's check of the record against the seed commitment it published
- * when the match started (GET /t/ID/verify), and the command that checks the record anywhere.
+ * "Verify this match": the page of the server's check of the record against the seed commitment it
+ * showed before the first deal (/t/ID/verify, view_verify.js), and the command that checks the
+ * record anywhere (it works as printed from a clone of the source, nothing installed).
  */
 function renderVerify(page) {
-  const cmd = `unotable verify unotable-${page.tableId}.json`;
+  const cmd = `python3 -m unotable verify ${location.origin}/t/${page.tableId}`;
   return h("p", { class: "verify", id: "verify" },
-    h("a", { href: `/t/${page.tableId}/verify`, id: "verify-link", target: "_blank", rel: "noopener", text: t("sum.verify") }),
+    h("a", { href: `/t/${page.tableId}/verify`, id: "verify-link", class: "button", target: "_blank", rel: "noopener", text: t("sum.verify") }),
     " ",
     h("small", { text: t("sum.verify_how", { cmd }) }));
 }
