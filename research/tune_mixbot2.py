@@ -55,7 +55,7 @@ class Params:
         the options not named keep mixbot2's defaults. Checked by building the bot."""
         text = text.strip()
         if not text.startswith("mixbot2"):
-            text = "mixbot2:" + text
+            text = "mixbot2:" + text if text else "mixbot2"
         _, options = parse_bot_spec(text)
         bot = MixBot2(**options)  # type: ignore[arg-type]  # a bad option raises ValueError / TypeError
         return cls(bot.wild_limit, bot.wd4_limit, bot.drawn_wild_limit, tuple(bot.ranking.split(",")),
