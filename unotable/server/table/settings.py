@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from unotable.bots.registry import BOT_NAMES, canonical
 from unotable.errors import UnoError
 from unotable.rules import PRESET_NAMES, Ruleset
 from unotable.server.ids import token_hash
 from unotable.server.protocol import ErrorCode, ProtocolError
+from unotable.server.table.offer import current as offered
 
 __all__ = ["TIMING_LIMITS", "TableSettings", "new_table_doc"]
 
@@ -67,10 +67,8 @@ class TableSettings:
             raise ProtocolError(
                 ErrorCode.INVALID, f"unknown preset {self.preset!r}; presets: {', '.join(PRESET_NAMES)}"
             )
-        if not isinstance(self.bot_level, str) or canonical(self.bot_level) not in BOT_NAMES:
-            raise ProtocolError(
-                ErrorCode.INVALID, f"unknown bot level {self.bot_level!r}; levels: {', '.join(BOT_NAMES)}"
-            )
+        if offered().key(self.bot_level) is None:  # the bots the operator offers (offer.py)
+            raise ProtocolError(ErrorCode.INVALID, offered().refusal(self.bot_level))
         for name, most in TIMING_LIMITS.items():  # a create body is JSON: any type, NaN too
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= most:
@@ -93,10 +91,10 @@ def new_table_doc(
     settings.check()
     seated: dict[str, str] = {}
     for seat, level in (bots or {}).items():
-        key = canonical(level)
-        if key not in BOT_NAMES or not 0 <= seat < settings.seats:
+        key = offered().key(level)
+        if key is None or not 0 <= seat < settings.seats:
             raise ProtocolError(
-                ErrorCode.INVALID, f"no bot {level!r} for seat {seat}; levels: {', '.join(BOT_NAMES)}"
+                ErrorCode.INVALID, f"no bot {level!r} for seat {seat}; levels: {', '.join(offered().names())}"
             )
         seated[str(seat)] = key
     return {"settings": settings.to_dict(), "host_hash": token_hash(host_token), "bots": seated}
