@@ -19,6 +19,7 @@ from typing import Any
 from unotable.rules import PRESET_NAMES, Ruleset
 from unotable.server.table import TIMING_LIMITS, TableSettings
 from unotable.server.table.offer import current as offered
+from unotable.server.table.settings import ONLINE_OPTIONS
 
 __all__ = ["options"]
 
@@ -44,6 +45,8 @@ def options() -> dict[str, Any]:
         "options": {name: _option(getattr(official, name)) for name in official.to_dict()},
         "bot_levels": list(offered().names()),
         "bots": offered().doc(),
-        "defaults": {"preset": defaults.preset, "seats": defaults.seats, "bot_level": defaults.bot_level},
+        "defaults": {"preset": defaults.preset, "seats": defaults.seats, "bot_level": defaults.bot_level,
+                     "catch_reaction": defaults.catch_reaction},
+        "online_options": dict(ONLINE_OPTIONS),
         "timings": {name: {"min": 0, "max": most} for name, most in TIMING_LIMITS.items()},
     }

@@ -17,9 +17,14 @@ from unotable.server.ids import token_hash
 from unotable.server.protocol import ErrorCode, ProtocolError
 from unotable.server.table.offer import current as offered
 
-__all__ = ["TIMING_LIMITS", "TableSettings", "new_table_doc"]
+__all__ = ["ONLINE_OPTIONS", "TIMING_LIMITS", "TableSettings", "new_table_doc"]
 
-TIMING_LIMITS = {"turn_seconds": 600.0, "bot_pause": 3600.0, "round_pause": 86400.0, "read_limit": 3600.0}
+ONLINE_OPTIONS: dict[str, Any] = {"uno_grace": True}
+"""The rule options an online table has unless its host sets them otherwise (over the preset's):
+a seat handed one card has time to call UNO (UNO-GRACE-1, docs/rules.md)."""
+
+TIMING_LIMITS = {"turn_seconds": 600.0, "bot_pause": 3600.0, "round_pause": 86400.0, "read_limit": 3600.0,
+                 "catch_reaction": 60.0}
 """The most seconds a table's timings may be (the turn timer's is the protocol's; 0: none)."""
 
 
@@ -36,13 +41,15 @@ class TableSettings:
     bot_pause: float = 0.8
     round_pause: float = 8.0
     grace: float = 30.0
+    catch_reaction: float = 2.5
+    """Seconds a bot waits, after the last change, before it catches a seat that did not call UNO
+    (a person's reaction time; the page shows it with the rules)."""
     read_limit: float = 60.0
     """After a round: the most seconds the countdown (``round_pause``) waits while someone who is
     not ready reads the summary."""
 
     def ruleset(self) -> Ruleset:
-        rules = Ruleset.preset(self.preset)
-        return rules.replace(**self.options) if self.options else rules
+        return Ruleset.preset(self.preset).replace(**{**ONLINE_OPTIONS, **self.options})
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -54,6 +61,7 @@ class TableSettings:
             "bot_pause": self.bot_pause,
             "round_pause": self.round_pause,
             "grace": self.grace,
+            "catch_reaction": self.catch_reaction,
             "read_limit": self.read_limit,
         }
 
