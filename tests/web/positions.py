@@ -31,6 +31,8 @@ POSITIONS: dict[str, dict[str, Any]] = {
            "discard": ["R5"]},
     # Ann's last card: the round ends on her first play (6 points, short of the 19 that win the match)
     "19": {**BASE, "hands": [["R1"], ["Y1", "Y2"], ["G1", "G2"]], "discard": ["R5"]},
+    # the same, but the 6 points win the match (target 5): the match's summary and the rematch
+    "5": {**BASE, "hands": [["R1"], ["Y1", "Y2"], ["G1", "G2"]], "discard": ["R5"]},
     # Ann holds nothing red: she draws R9, which she may play or keep (the play-drawn prompt)
     "61": {**BASE, "hands": [["G1", "B2"], ["Y3", "Y4", "B5"], ["G3", "G4", "B6"]], "discard": ["R5"],
            "draw": ["R9"]},

@@ -11,6 +11,7 @@ import { play as playSound, yourTurnSignals } from "./sound.js";
 import { initialState, legalOf, myTurn, onAutopilot, playsOf, REACTIONS, reduce } from "./state.js";
 import { renderControls } from "./view_controls.js";
 import { markHandMore, renderHand } from "./view_hand.js";
+import { followAsk, syncReading } from "./view_offers.js";
 import { renderSide, renderSoundSetting } from "./view_side.js";
 import { penaltyPill, placeSeats, renderRing, renderSummary } from "./view_table.js";
 import { errorLine, renderWaiting, rulesChip } from "./view_waiting.js";
@@ -35,7 +36,10 @@ export class TablePage {
     this.bubbles = new Map(); // seat -> the reaction shown at it, for a moment
     this.ticker = setInterval(() => this.tick(), 500);
     document.addEventListener("keydown", (ev) => this.onKey(ev));
-    document.addEventListener("visibilitychange", () => this.title());
+    document.addEventListener("visibilitychange", () => {
+      this.title();
+      syncReading(this); // a hidden page reads no summary: the countdown runs on
+    });
     window.addEventListener("resize", () => {
       placeSeats(this.root);
       markHandMore(this.root);
@@ -69,6 +73,8 @@ export class TablePage {
     if (msg.type === "welcome" || msg.type === "update") this.resetTimer(this.state.deadline);
     const next = this.state.table?.next_round_in;
     if (msg.table) this.roundEndsAt = typeof next === "number" ? Date.now() + next * 1000 : null;
+    // while someone reads the summary the countdown stands still (the server's number, as told)
+    if (msg.table) this.roundHeld = (this.state.table?.reading || []).length > 0 ? next : null;
     if (msg.type === "update") {
       this.moves = msg.events || [];
       const lines = (msg.events || []).map((e) => describe(this.state, e)).filter(Boolean);
@@ -84,6 +90,8 @@ export class TablePage {
       if (msg.type === "update") this.announce(t("table.your_turn"));
     }
     this.render();
+    followAsk(this);
+    syncReading(this);
     // after the render: the banners start under the turn bar this update may have brought
     if (msg.type === "update") for (const b of m.banners) this.banner(b);
     if (m.yourTurn && msg.type === "update") this.bringBackTheHand();
@@ -133,8 +141,9 @@ export class TablePage {
   tick() {
     const countdown = this.root.querySelector("#next-round-in");
     if (countdown && typeof this.roundEndsAt === "number") {
-      const left = Math.max(0, Math.ceil((this.roundEndsAt - Date.now()) / 1000));
-      countdown.textContent = t("sum.next_in", { n: left });
+      const held = typeof this.roundHeld === "number";
+      const left = held ? Math.ceil(this.roundHeld) : Math.max(0, Math.ceil((this.roundEndsAt - Date.now()) / 1000));
+      countdown.textContent = t(held ? "sum.next_held" : "sum.next_in", { n: left });
     }
     if (this.turnEndsAt === null) return;
     const left = Math.max(0, Math.ceil((this.turnEndsAt - Date.now()) / 1000));
@@ -327,8 +336,8 @@ export class TablePage {
     }
     // the table appears at the top of the page, whatever was scrolled in the waiting room
     if (firstTable && status !== "waiting") window.scrollTo(0, 0);
-    // a round's summary opens with its "Ready" and countdown in view
-    if (!hadSummary && !firstTable) this.root.querySelector("#wait-ready")?.scrollIntoView({ block: "nearest" });
+    // a round's summary opens with its "Ready" and countdown in view (a match's, with its rematch)
+    if (!hadSummary && !firstTable) this.root.querySelector("#wait-ready, #rematch-box")?.scrollIntoView({ block: "nearest" });
     const again = focusKey ? this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) : null;
     if (again) again.focus({ preventScroll: true });
     else if (inHand) this.root.querySelector(".hand .card[tabindex='0']")?.focus({ preventScroll: true });

@@ -72,9 +72,6 @@ export function renderControls(page, v, legal) {
   if (state.you.host && state.table.status === "round_over") {
     box.append(h("button", { type: "button", id: "next-round", class: "primary", "data-key": "next-round", text: t("act.next_round"), onclick: () => page.send({ type: "next_round" }) }));
   }
-  if (state.you.host && state.table.status === "match_over") {
-    box.append(h("button", { type: "button", id: "rematch", class: "primary", "data-key": "rematch", text: t("act.rematch"), onclick: () => page.send({ type: "rematch" }) }));
-  }
   if (!box.childNodes.length) box.append(h("p", { class: "hint", text: waitingFor(page, v) }));
   return box;
 }

@@ -5,8 +5,8 @@
 import { cardBack, cardElement, SHAPES } from "./cards.js";
 import { h } from "./dom.js";
 import { num, t } from "./i18n.js";
-import { botLabel } from "./options.js";
 import { nextSeat, ringOrder, ringPlaces } from "./state.js";
+import { readingLine, renderRematch } from "./view_offers.js";
 import { renderReview } from "./view_review.js";
 import { nameOf, namesList } from "./words.js";
 
@@ -23,7 +23,7 @@ function seatChip(page, v, s, legal, place) {
   const catchAct = legal.find((a) => a.kind === "catch" && a.target === s);
   const badges = [];
   if (v.dealer === s) badges.push(h("span", { class: "badge dealer", text: t("seat.dealer") }));
-  if (info.kind === "bot") badges.push(h("span", { class: "badge bot", text: t("seat.bot", { level: botLabel(info.level) }) }));
+  if (info.kind === "bot") badges.push(h("span", { class: "badge bot", text: t("seat.bot", { level: t(`bot.${info.level}`) }) }));
   if (info.autopilot) badges.push(h("span", { class: "badge", text: t("seat.autopilot") }));
   if (info.kind === "human" && !info.connected) badges.push(h("span", { class: "badge off", text: t("seat.away") }));
   if (v.called[s]) badges.push(h("span", { class: "badge uno", text: t("seat.uno") }));
@@ -138,6 +138,8 @@ export function renderSummary(page, v) {
     box.append(h("p", { class: "lead", text: last.winner === null ? t("ev.round_blocked") : t("ev.round_won", { name: nameOf(state, last.winner), n: last.points }) }));
   }
   if (v.outcome) box.append(h("p", { class: "lead winner", text: t("ev.match_won", { names: namesList(state, v.outcome.winners) }) }));
+  // the rematch, proposed and accepted here: the summary and the review stay until everyone accepted
+  if (over) box.append(renderRematch(page));
   const rows = v.scores.map((score, s) => ({ s, score, hand: last ? last.hand_points[s] : null }));
   rows.sort((a, b) => b.score - a.score);
   const target = state.static?.ruleset?.target_score ?? 500;
@@ -186,5 +188,6 @@ function renderWaitForReady(page) {
       ? h("button", { type: "button", class: "primary big", id: "ready", "data-key": "ready", text: t("sum.ready"), onclick: () => page.send({ type: "ready" }) })
       : seated ? h("p", { class: "hint", id: "you-ready", text: t("sum.you_ready") }) : null,
     typeof table.next_round_in === "number" ? h("p", { class: "countdown", id: "next-round-in", role: "timer", "aria-live": "off" }) : null,
-    h("p", { class: "hint", id: "ready-list", text: names.length ? t("sum.ready_list", { names: namesList(state, [...ready]) }) : t("sum.nobody_ready") }));
+    h("p", { class: "hint", id: "ready-list", text: names.length ? t("sum.ready_list", { names: namesList(state, [...ready]) }) : t("sum.nobody_ready") }),
+    readingLine(state));
 }

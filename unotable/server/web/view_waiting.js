@@ -5,8 +5,9 @@ import { h } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { shareBox } from "./landing.js";
 import { store } from "./net.js";
-import { BOT_LEVELS, botLabel, defaultTarget, houseSwitches, PRESETS, presetValue, PUBLIC_URL, TOGGLES } from "./options.js";
+import { BOT_LEVELS, defaultTarget, houseSwitches, PRESETS, presetValue, PUBLIC_URL, TOGGLES } from "./options.js";
 import { rulesInForce } from "./state.js";
+import { fullFor, renderFullTable, renderSeatAsks } from "./view_offers.js";
 import { nameOf } from "./words.js";
 
 export function errorLine(state) {
@@ -41,7 +42,7 @@ export function renderWaiting(page) {
   nameInput.value = page.drafts.name ?? (localStorage.getItem("ut:name") || "");
   nameInput.addEventListener("input", () => { page.drafts.name = nameInput.value; });
   const levelSel = h("select", { id: "add-level", "aria-label": t("create.bot_level") },
-    BOT_LEVELS.map((l) => h("option", { value: l, text: botLabel(l) })));
+    BOT_LEVELS.map((l) => h("option", { value: l, text: t(`bot.${l}`) })));
   levelSel.value = table.settings.bot_level || "heuristic";
   const sit = (seat) => {
     const name = nameInput.value.trim() || t("wait.default_name", { n: seat + 1 });
@@ -49,7 +50,7 @@ export function renderWaiting(page) {
     page.send({ type: "sit", seat, name });
   };
   const rows = table.seats.map((s, i) => {
-    const label = s.kind === "empty" ? t("wait.free") : s.kind === "bot" ? t("seat.bot_named", { name: nameOf({ table }, i), level: botLabel(s.level) }) : s.name;
+    const label = s.kind === "empty" ? t("wait.free") : s.kind === "bot" ? t("seat.bot_named", { name: nameOf({ table }, i), level: t(`bot.${s.level}`) }) : s.name;
     const actions = [];
     if (s.kind === "empty" && mine === null) {
       actions.push(h("button", { type: "button", class: "primary sit", "data-key": `sit-${i}`, "data-seat": i, text: t("wait.sit"), onclick: () => sit(i) }));
@@ -79,9 +80,12 @@ export function renderWaiting(page) {
   ];
   if (settings.options?.target_score) summary.push(t("wait.target", { n: settings.options.target_score }));
   const invite = [h("h2", { text: t("wait.invite") }), shareBox((PUBLIC_URL || location.origin) + location.pathname, { compact: true })];
+  // a full table says so, and asks the host for a seat (the name box goes with the request)
+  const full = fullFor(state);
   const seatsPart = [
+    full ? renderFullTable(page, nameInput) : null,
     h("h2", { text: t("wait.seats") }),
-    mine === null ? h("div", { class: "field" }, h("label", { for: "my-name", text: t("wait.name") }), nameInput) : null,
+    mine === null && !full ? h("div", { class: "field" }, h("label", { for: "my-name", text: t("wait.name") }), nameInput) : null,
     h("ol", { class: "seats-list" }, rows),
   ];
   // the host shares the link first; a friend who opened it finds the seats first
@@ -89,12 +93,13 @@ export function renderWaiting(page) {
     h("h1", { id: "wait-title", text: t("wait.title") }),
     h("p", { class: "hint", text: summary.join(" · ") }),
     rulesChip(settings),
+    renderSeatAsks(page),
     host ? invite : seatsPart,
     host ? seatsPart : null,
     host ? h("div", { class: "host-controls" },
       h("label", { for: "add-level", text: t("create.bot_level") }), levelSel,
       h("button", { type: "button", class: "primary big", id: "start", "data-key": "start", disabled: filled < 2, text: t("wait.start"), onclick: () => page.send({ type: "start" }) }),
-      filled < 2 ? h("p", { class: "hint", text: t("wait.need_two") }) : null) : h("p", { class: "hint", text: t("wait.host_starts") }),
+      filled < 2 ? h("p", { class: "hint", text: t("wait.need_two") }) : null) : full ? null : h("p", { class: "hint", text: t("wait.host_starts") }),
     host ? renderSettings(page, table) : invite,
     h("p", { class: "hint", text: t("table.spectators", { n: table.spectators }) }),
     errorLine(state));
@@ -135,6 +140,11 @@ function renderSettings(page, table) {
     pause.append(h("option", { value: st.round_pause, text: t("create.seconds", { n: st.round_pause }) }));
   }
   pause.value = String(st.round_pause ?? 8);
+  // the longest the countdown waits while someone reads the summary (read_limit)
+  const readLimits = [30, 60, 120, 300, 600];
+  const readLimit = h("select", { id: "set-read-limit", "data-key": "set-read-limit" },
+    [...new Set([...readLimits, st.read_limit ?? 60])].map((x) => h("option", { value: x, text: t("create.seconds", { n: x }) })));
+  readLimit.value = String(st.read_limit ?? 60);
   if (!timer.value) timer.value = "0";
   const target = h("input", { id: "set-target", "data-key": "set-target", type: "number", min: 1, max: 100000, inputmode: "numeric" });
   // the table's points to win, or another rule set's own
@@ -144,7 +154,7 @@ function renderSettings(page, table) {
   const field = (id, label, control) => h("div", { class: "field" }, h("label", { for: id, text: label }), control);
   // what the host changed but has not applied yet survives the re-renders of other updates
   const draft = page.drafts.settings || {};
-  for (const [el, key] of [[preset, "preset"], [seats, "seats"], [timer, "timer"], [target, "target"], [pause, "pause"]]) {
+  for (const [el, key] of [[preset, "preset"], [seats, "seats"], [timer, "timer"], [target, "target"], [pause, "pause"], [readLimit, "readLimit"]]) {
     if (draft[key] !== undefined) el.value = draft[key];
     el.addEventListener("change", () => { page.drafts.settings = { ...(page.drafts.settings || {}), [key]: el.value }; });
   }
@@ -175,7 +185,7 @@ function renderSettings(page, table) {
     if (Number.isInteger(goal) && goal >= 1 && goal !== defaultTarget(preset.value)) options.target_score = goal;
     page.send({
       type: "settings", preset: preset.value, seats: Number(seats.value), turn_seconds: Number(timer.value),
-      round_pause: Number(pause.value), options,
+      round_pause: Number(pause.value), read_limit: Number(readLimit.value), options,
     });
   };
   return h("details", { class: "settings-box", id: "settings" },
@@ -183,7 +193,7 @@ function renderSettings(page, table) {
     h("div", { class: "row" }, field("set-preset", t("create.preset"), preset), field("set-seats", t("create.seats"), seats)),
     switches.element,
     h("div", { class: "row" }, field("set-timer", t("create.timer"), timer), field("set-target", t("create.target"), target)),
-    h("div", { class: "row" }, field("set-pause", t("wait.round_pause"), pause)),
+    h("div", { class: "row" }, field("set-pause", t("wait.round_pause"), pause), field("set-read-limit", t("wait.read_limit"), readLimit)),
     h("button", { type: "button", id: "apply-settings", "data-key": "apply-settings", text: t("wait.apply"), onclick: apply }));
 }
 
