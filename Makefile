@@ -51,7 +51,7 @@ $(VENV)/pyvenv.cfg:
 	$(PY) -m venv --clear $(VENV)
 
 $(STAMP_DEV): pyproject.toml $(VENV)/pyvenv.cfg
-	$(PIP) install -e '.[dev,server,rl]'
+	$(PIP) install -e '.[dev,server,rl,onnx]'
 	@touch $@
 
 # Playing needs the package alone (the engine is standard library only); serving needs the server

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent
 OPTIONAL_SUBPACKAGES = {
     "unotable/server/*": "server",
     "unotable/env/*": "rl",
+    "unotable/env/onnx_policy.py": "onnx",  # onnxruntime (and onnx for its example)
 }
 
 

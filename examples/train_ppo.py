@@ -4,9 +4,11 @@ One learning seat plays heads-up official UNO against bots (``rule-v1`` by defau
 ``--envs`` tables at once; the network sees the observation of :mod:`unotable.env.spaces` and
 samples only legal actions (illegal logits are masked out). UNO calls and catches are made
 automatically (``out_of_turn="auto"``), so the policy learns the cards. The trained weights are
-saved as a NumPy ``.npz`` that ``make_bot("policy", path=...)`` plays with NumPy alone.
+saved as a NumPy ``.npz`` that ``make_bot("policy", path=...)`` plays with NumPy alone, and with
+``--onnx FILE`` as an ONNX policy too (the extra ``onnx``), which ``make_bot("onnx", path=...)``
+plays and ``unotable serve --policies DIR`` seats at online tables.
 
-    python examples/train_ppo.py --minutes 30 --out policy.npz --curve curve.csv
+    python examples/train_ppo.py --minutes 30 --out policy.npz --curve curve.csv --onnx policies/ppo.onnx
     unotable simulate --bots policy:path=policy.npz,rule-v1 ...   (or the arena, see docs/rl.md)
 
 The network reads every block of the observation except the per-seat history, which the
@@ -26,6 +28,7 @@ from torch import nn
 
 from unotable.env import vector_env
 from unotable.env.policy_bot import features
+from unotable.env.spaces import HISTORY_OFF, RULESET_OFF
 
 HIDDEN = 256
 
@@ -52,6 +55,23 @@ class Net(nn.Module):
             arrays[f"w{i}"] = layer.weight.detach().numpy().T.astype(np.float32)
             arrays[f"b{i}"] = layer.bias.detach().numpy().astype(np.float32)
         np.savez(path, **arrays)
+
+
+class Policy(nn.Module):
+    """The trained network as an ONNX policy reads it: observations (the bytes as float32) to the
+    action logits, :func:`features` inside (log1p, the history block zeroed), no mask (the bot's)."""
+
+    def __init__(self, net: Net) -> None:
+        super().__init__()
+        self.net = net
+        keep = torch.ones(net.body[0].in_features)
+        keep[HISTORY_OFF:RULESET_OFF] = 0.0
+        self.register_buffer("keep", keep)
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        x = torch.log1p(obs) * self.keep
+        out: torch.Tensor = self.net.pi(self.net.body(x))
+        return out
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -209,8 +229,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--curve", default="")
     p.add_argument("--eval", type=int, default=0, help="evaluate over this many rounds after training")
     p.add_argument("--eval-seed", type=int, default=10**9)
+    p.add_argument("--onnx", default="", help="also save the policy as ONNX there (the extra onnx)")
     args = p.parse_args(argv)
-    train(args)
+    net = train(args)
+    if args.onnx:
+        from unotable.env.export import export_torch
+
+        print(f"saved {export_torch(Policy(net), args.onnx).resolve()}")
     if args.eval and args.out:
         wins, n = evaluate(args.out, args.eval, args.opponent, args.eval_seed)
         lo, hi = wilson(wins, n)

@@ -212,6 +212,9 @@ def check_position(game: Game, deck: Counter[str]) -> dict[str, Any]:
     assert pos["discard"] and pos["discard"][-1] == str(game.top_card)
     for s in game.exposed:
         assert len(pos["hands"][s]) == 1 and game.in_round[s]
+    for s in pos.get("graced", []):  # UNO-GRACE-1: one card, no call, not (yet) catchable
+        assert game.ruleset.uno_grace and game.in_round[s] and game.phase < Phase.ROUND_OVER
+        assert len(pos["hands"][s]) == 1 and s not in pos["called"] and s not in game.exposed
     if game.phase < Phase.ROUND_OVER:
         for s in pos["knocked_out"] + pos["eliminated"]:
             assert pos["hands"][s] == [], f"seat {s} is out of the round but holds cards"
@@ -428,6 +431,7 @@ def classic_rulesets(draw: st.DrawFn) -> Ruleset:
         uno_penalty=draw(st.sampled_from([0, 2, 4])),
         false_catch_penalty=draw(st.sampled_from([0, 0, 2])),
         false_uno_penalty=draw(st.sampled_from([0, 0, 2])),
+        uno_grace=draw(st.booleans()),
         swap_hands_last_card=draw(st.sampled_from(["win", "swap"])),
         shuffle_hands_last_card=draw(st.sampled_from(["shuffle", "win"])),
         first_card_wild=draw(st.sampled_from(["choose", "redraw"])),
@@ -457,6 +461,7 @@ def no_mercy_rulesets(draw: st.DrawFn) -> Ruleset:
         uno_penalty=draw(st.sampled_from([0, 2, 4])),
         false_catch_penalty=draw(st.sampled_from([0, 2])),
         false_uno_penalty=draw(st.sampled_from([0, 2])),
+        uno_grace=draw(st.booleans()),
         seven_zero=draw(st.sampled_from([True, True, False])),
         scoring=draw(st.sampled_from(["standard", "none", "low"])),
     )

@@ -42,6 +42,7 @@ SPEC_DEFAULTS: dict[str, tuple[object, object]] = {
     "uno_penalty": (2, 2),
     "false_catch_penalty": (0, 0),
     "false_uno_penalty": (0, 0),
+    "uno_grace": (False, False),
     "swap_hands_last_card": ("win", "win"),
     "shuffle_hands_last_card": ("shuffle", "shuffle"),
     "scoring": ("standard", "standard"),
@@ -59,7 +60,7 @@ SPEC_DEFAULTS: dict[str, tuple[object, object]] = {
 FIELD_ORDER = [
     "deck", "custom_count", "custom_effect", "max_seats", "dealer_selection", "first_card_wild",
     "first_card_swap_effect", "may_draw_with_playable", "draw_until_playable", "force_play", "wd4_rule",
-    "uno_penalty", "false_catch_penalty", "false_uno_penalty", "swap_hands_last_card",
+    "uno_penalty", "false_catch_penalty", "false_uno_penalty", "uno_grace", "swap_hands_last_card",
     "shuffle_hands_last_card", "scoring", "target_score", "elimination_final", "partnership", "stacking",
     "stack_sum", "jump_in", "seven_zero", "bounce_draw_two", "defend_wd4_with_draw_two", "mercy_limit",
 ]  # fmt: skip

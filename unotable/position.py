@@ -23,6 +23,7 @@ Fields (``Game.to_position()`` writes them all; ``Game.from_position()`` needs o
 | ``wd4`` | ``{"player": 1, "illegal": true, "hand": [...]}``: the top WD4's verdict | none |
 | ``color_for`` | in ``choose_color``: ``first_card``, ``roulette`` or ``roulette_last`` | ``first_card`` |
 | ``exposed``, ``called``, ``caught``, ``eliminated``, ``knocked_out`` | lists of seats | ``[]`` |
+| ``graced`` | seats in an UNO grace (UNO-GRACE-1; written only when there is one) | ``[]`` |
 | ``set_aside`` | No Mercy hands set aside (NM-14) | ``[]`` |
 | ``scores``, ``round_wins`` | per seat | zeros |
 | ``final_round`` | the last round of an elimination match (SCORE-6) | false |
@@ -213,6 +214,7 @@ def read_position(doc: Mapping[str, Any]) -> State:
     st.exposed = _seats(doc.get("exposed", []), n, "exposed")
     st.called = _seats(doc.get("called", []), n, "called")
     st.caught = _seats(doc.get("caught", []), n, "caught")
+    st.graced = _seats(doc.get("graced", []), n, "graced")
     st.eliminated = _seats(doc.get("eliminated", []), n, "eliminated")
     st.knocked = _seats(doc.get("knocked_out", []), n, "knocked_out")
     st.in_round = [not (st.eliminated[s] or st.knocked[s]) for s in range(n)]
@@ -273,6 +275,13 @@ def _check_possible(st: State) -> None:
                 f"position: seat {s} is exposed but holds {len(st.hands[s])} cards (it must hold one)",
                 "exposed")
     for s in range(n):
+        if st.graced[s] and not st.rules.uno_grace:
+            raise PositionError(f"position: seat {s} is graced but the ruleset has uno_grace off", "graced")
+        if st.graced[s] and (len(st.hands[s]) != 1 or not st.in_round[s] or st.called[s] or st.exposed[s]):
+            raise PositionError(
+                f"position: seat {s} is graced but does not hold one card without a call (UNO-GRACE-1)",
+                "graced")
+    for s in range(n):
         if st.knocked[s] and st.eliminated[s]:
             raise PositionError(f"position: seat {s} is both knocked out and eliminated", "knocked_out")
         if not live:
@@ -318,6 +327,8 @@ def write_position(st: State) -> dict[str, Any]:
         "seed": st.seed,
         "rng": st.rng.to_state(),
     }
+    if True in st.graced:
+        doc["graced"] = [s for s in range(n) if st.graced[s]]
     if st.pending_card >= 0:
         doc["pending"] = {"total": st.pending, "card": str(Card.from_id(st.pending_card))}
     if st.drawn >= 0:

@@ -108,30 +108,47 @@ def _cards(ids: list[int]) -> tuple[Card, ...]:
 
 
 def _turn_action(st: State) -> None:
-    """CL-UNO-4: a turn action by any seat closes every open catch window."""
+    """CL-UNO-4: a turn action by any seat closes every open catch window; UNO-GRACE-2: it ends
+    every grace, and :func:`settle` exposes a graced seat that has still not called."""
     if True in st.exposed:
         st.exposed = [False] * st.n
     if True in st.caught:
         st.caught = [False] * st.n
+    if True in st.graced:
+        for s in range(st.n):
+            if st.graced[s]:
+                st.fresh[s] = True  # graced and fresh: settle ends the grace
 
 
 def _hand_changed(st: State, seat: int) -> None:
-    """CL-UNO-4, CL-UNO-7: a changed hand closes its window and loses its call."""
+    """CL-UNO-4, CL-UNO-7: a changed hand closes its window and loses its call (and any grace)."""
     st.called[seat] = False
     st.exposed[seat] = False
+    st.graced[seat] = False
     st.fresh[seat] = True
 
 
-def settle(st: State, ev: Ev) -> None:
-    """CL-UNO-1: every seat whose hand changed and now holds one card without a call is exposed."""
+def settle(st: State, ev: Ev, actor: int = -1) -> None:
+    """CL-UNO-1: every seat whose hand changed and now holds one card without a call is exposed.
+
+    With ``uno_grace`` (UNO-GRACE-1), a seat that came to one card by anything but its own action
+    (``actor``: the seat whose action this was, -1 for the engine's deal) is graced instead; a
+    seat still graced here had its grace ended by a turn action (UNO-GRACE-2) and is exposed now.
+    """
     fresh = st.fresh
     if True not in fresh:
         return
     live = st.phase < _ROUND_OVER
+    graced = st.graced
     for s in range(st.n):
         if fresh[s]:
             fresh[s] = False
+            ended = graced[s]
+            graced[s] = False
             if live and st.in_round[s] and len(st.hands[s]) == 1 and not st.called[s]:
+                if not ended and s != actor and st.rules.uno_grace:
+                    graced[s] = True  # UNO-GRACE-1
+                    continue
                 st.exposed[s] = True
                 if ev is not None:
                     ev.append(Exposed(s))
@@ -218,6 +235,7 @@ def _knock_out(st: State, seat: int, ev: Ev) -> None:
     st.exposed[seat] = False
     st.called[seat] = False
     st.fresh[seat] = False
+    st.graced[seat] = False
     if ev is not None:
         ev.append(KnockedOut(seat, len(hand)))
     if st.phase < _ROUND_OVER and sum(st.in_round) == 1:
@@ -243,6 +261,7 @@ def _after_penalty(st: State, seat: int, ev: Ev) -> None:
 
 def _end_round(st: State, winner: int | None, ev: Ev) -> None:
     st.exposed = [False] * st.n
+    st.graced = [False] * st.n
     st.pending = 0
     st.pending_card = -1
     res = score_round(st, winner)
@@ -397,7 +416,7 @@ def apply(st: State, seat: int, action: Action, ev: Ev) -> None:
                 # The commonest plays, with no events: the active seat plays a card that only
                 # moves the turn (Flags.step), not its last, with cards left to draw. The same
                 # steps as _play, _effect, _begin_turn and settle, inlined.
-                if True in st.exposed or True in st.caught:
+                if True in st.exposed or True in st.caught or True in st.graced:
                     _turn_action(st)
                 hand.remove(c)
                 called = st.called
@@ -421,8 +440,8 @@ def apply(st: State, seat: int, action: Action, ev: Ev) -> None:
                         called[seat] = True
                     else:
                         st.exposed[seat] = True  # CL-UNO-1
-                if True in st.fresh:  # marks left by whoever built this state: settle as below
-                    settle(st, None)
+                if True in st.fresh:  # ended graces, marks left by whoever built this state: settle
+                    settle(st, None, seat)
                 return
         _play(st, seat, cast(Play, action), ev)
     elif kind == DRAW:
@@ -446,13 +465,13 @@ def apply(st: State, seat: int, action: Action, ev: Ev) -> None:
         _call_uno(st, seat, ev)
     elif kind == CATCH:
         _catch(st, seat, cast(Catch, action).target, ev)
-    settle(st, ev)
+    settle(st, ev, seat)
 
 
 def _draw_one(st: State, s: int) -> None:
     """apply() of a draw with no events when one card is drawn (no draw-until-playable, no mercy
     limit) and the pile is not empty: _draw_action, _take, playable and _begin_turn, inlined."""
-    if True in st.exposed or True in st.caught:
+    if True in st.exposed or True in st.caught or True in st.graced:
         _turn_action(st)
     hand = st.hands[s]
     c = st.draw.pop()
@@ -485,9 +504,9 @@ def _draw_one(st: State, s: int) -> None:
         _begin_turn(st, st.next_seat(s), None)
     if len(hand) == 1:
         st.fresh[s] = True
-        settle(st, None)
+        settle(st, None, s)
     elif True in st.fresh:
-        settle(st, None)
+        settle(st, None, s)
 
 
 def _play(st: State, p: int, action: Play, ev: Ev) -> None:
@@ -497,7 +516,7 @@ def _play(st: State, p: int, action: Play, ev: Ev) -> None:
     hand = st.hands[p]
     responding = st.phase is Phase.RESPOND
     jump = p != st.active
-    if True in st.exposed or True in st.caught:
+    if True in st.exposed or True in st.caught or True in st.graced:
         _turn_action(st)
     if jump:  # HOUSE-7: the jumper's turn now; the active seat loses its turn
         st.active = p
@@ -509,6 +528,7 @@ def _play(st: State, p: int, action: Play, ev: Ev) -> None:
     hand.remove(c)
     st.called[p] = False  # _hand_changed, inlined on the hot path
     st.exposed[p] = False
+    st.graced[p] = False
     st.fresh[p] = True
     st.discard.append(c)
     st.top_player = p
@@ -757,6 +777,7 @@ def _call_uno(st: State, s: int, ev: Ev) -> None:
     if len(st.hands[s]) == 1 and not st.called[s]:
         st.called[s] = True
         st.exposed[s] = False
+        st.graced[s] = False  # UNO-GRACE-3: a call ends the grace
         if ev is not None:
             ev.append(UnoCalled(s))
         return

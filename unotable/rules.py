@@ -184,6 +184,7 @@ _CLASSIC_DEFAULTS: Mapping[str, object] = MappingProxyType(
         "uno_penalty": 2,
         "false_catch_penalty": 0,
         "false_uno_penalty": 0,
+        "uno_grace": False,
         "swap_hands_last_card": SwapLastCard.WIN,
         "shuffle_hands_last_card": ShuffleLastCard.SHUFFLE,
         "scoring": Scoring.STANDARD,
@@ -322,6 +323,7 @@ class Ruleset:
     uno_penalty: int
     false_catch_penalty: int
     false_uno_penalty: int
+    uno_grace: bool
     swap_hands_last_card: SwapLastCard
     shuffle_hands_last_card: ShuffleLastCard
     scoring: Scoring
@@ -352,6 +354,7 @@ class Ruleset:
         uno_penalty: int | None = None,
         false_catch_penalty: int | None = None,
         false_uno_penalty: int | None = None,
+        uno_grace: bool | None = None,
         swap_hands_last_card: SwapLastCard | str | None = None,
         shuffle_hands_last_card: ShuffleLastCard | str | None = None,
         scoring: Scoring | str | None = None,

@@ -187,6 +187,7 @@ class State:
         "final_round",
         "flags",
         "fresh",
+        "graced",
         "hands",
         "in_round",
         "knocked",
@@ -245,6 +246,8 @@ class State:
         self.called = [False] * n
         self.caught = [False] * n
         self.fresh = [False] * n
+        self.graced = [False] * n
+        """UNO-GRACE-1: seats handed a one-card hand, not yet catchable (only with ``uno_grace``)."""
         self.set_aside: list[int] = []
         self.direction = 1
         self.pending = 0
@@ -298,6 +301,7 @@ class State:
         other.match_reason = self.match_reason
         other.deal_order = None if self.deal_order is None else self.deal_order[:]
         other.fresh = self.fresh[:]
+        other.graced = self.graced[:]
         return other
 
     def next_seat(self, seat: int) -> int:

@@ -125,7 +125,14 @@ def native_config(rules: Ruleset) -> dict[str, int]:
 
     >>> native_config(Ruleset.preset("house"))["stacking"], native_config(Ruleset.preset("no-mercy"))["nm"]
     (1, 1)
+
+    The core does not play ``uno_grace`` (UNO-GRACE-1 to UNO-GRACE-3): a ruleset with it raises
+    ``NotImplementedError``, which ``backend="auto"`` and ``engine="auto"`` take as "play it in
+    Python".
     """
+    if rules.uno_grace:
+        raise NotImplementedError("the native core does not implement uno_grace (UNO-GRACE-1 to "
+                                  "UNO-GRACE-3); play this ruleset with the Python engine")
     f = flags_for(rules)
     return {
         "nm": int(f.nm),

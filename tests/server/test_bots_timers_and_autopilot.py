@@ -32,6 +32,7 @@ from leak_scan import (
 )
 
 from unotable import Game
+from unotable.server.table.autopilot import timeout_action
 
 
 def seat_info(client: Client, seat: int) -> dict[str, Any]:
@@ -180,12 +181,12 @@ def test_a_silent_seat_times_out_then_autopilot_and_the_round_ends(server: Serve
             return lambda m: bool(m.get("table")) and m["table"]["seats"][1]["autopilot"] is on
 
         host_plays = asyncio.create_task(play_person(host, random.Random(2), timeout=60))
-        # the silent seat: two turns run out (the server plays its default actions), then a bot
+        # the silent seat: two turns run out (the server plays the autopilot's moves), then a bot
         # of the host's level plays it; the seat is still connected
         on = await silent.wait_for(autopilot(True), HANG_S)
         assert time.monotonic() - began >= 0.5  # two turns of 0.3 s, both after ``began``
         assert on["table"]["seats"][1]["connected"] is True
-        # every client was told whose time ran out, with the default action's events
+        # every client was told whose time ran out, with the autopilot move's events
         await host.wait_for(autopilot(True), STEP_S, 0)
         for c in (host, silent):
             late = [m for m in c.frames if m.get("timed_out") is not None]
@@ -203,12 +204,12 @@ def test_a_silent_seat_times_out_then_autopilot_and_the_round_ends(server: Serve
             await play_person(silent, random.Random(4), timeout=60)
         await host_plays
         rep = await finish_and_check(match, [])
-        # seat 1's first two actions were the engine's default actions for it, made by the timer
+        # seat 1's first two actions were the autopilot's moves for it, made by the timer
         game = Game.new(rep.game.seats, rep.game.ruleset, rep.game.seed)
         defaults = []
         for seat, action in rep.game.actions:
             if seat == 1 and len(defaults) < 2:
-                defaults.append((action, game.default_action(1)))
+                defaults.append((action, timeout_action(game, 1)))
             game.play(action, seat)
         assert len(defaults) == 2 and all(a == d for a, d in defaults), defaults
         for c in [host, silent, match.spectator]:

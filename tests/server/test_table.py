@@ -75,7 +75,8 @@ def test_ids_and_tokens_are_long_and_random() -> None:
 
 @pytest.mark.rule("NET-3", "NET-1")
 def test_a_table_goes_from_the_waiting_room_to_a_finished_match_and_replays() -> None:
-    settings = TableSettings(seats=3, options={"target_score": 60}, bot_pause=0.0, round_pause=0.0)
+    settings = TableSettings(seats=3, options={"target_score": 60}, bot_pause=0.0, round_pause=0.0,
+                             catch_reaction=0.0)
     h = Harness(settings, bots={1: "heuristic", 2: "random"})
     h.refused(Role(0), ErrorCode.FORBIDDEN, type="start")  # not the host
     token = h.send(Role(), type="sit", seat=0, name="  Ann  ")

@@ -506,6 +506,8 @@ def native_lineup(config: Config) -> tuple[list[str], list[list[int] | None]] | 
         return "it plays rounds only (mode round)"
     if not 0 <= config.seed < 2**64:
         return f"its seeds are 0 to 2**64 - 1, not {config.seed}"
+    if config.ruleset.get("uno_grace"):
+        return "the core does not implement uno_grace (UNO-GRACE-1)"
     try:
         from unotable_native.arena import POLICIES
     except ImportError as exc:

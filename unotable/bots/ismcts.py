@@ -82,6 +82,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -192,6 +193,16 @@ def _turn_candidates(legal: Sequence[Action], hand_size: int) -> list[Action]:
     return out
 
 
+@functools.lru_cache(maxsize=16)
+def _core_plays(rules: Ruleset) -> bool:
+    """Whether the core plays ``rules`` (it does not play ``uno_grace``): else the Python search."""
+    try:
+        native_search.check_rules(rules)
+    except NotImplementedError:
+        return False
+    return True
+
+
 class IsmctsBot(BaseBot):
     """Single-observer ISMCTS with policy playouts (see the module docstring)."""
 
@@ -295,7 +306,7 @@ class IsmctsBot(BaseBot):
         candidates = _turn_candidates(legal, len(view.hand))
         if len(candidates) == 1:
             return candidates[0]
-        if self.native:
+        if self.native and _core_plays(view.ruleset):
             return self.native_search(view, candidates, rng)
         return self.search(view, candidates, rng)
 

@@ -82,7 +82,13 @@ def _policy_bot(path: str = "", greedy: bool = True) -> Bot:
     return _plugin("policy")(path=path, greedy=greedy)
 
 
+def _onnx_bot(path: str = "", greedy: bool = True, out_of_turn: str = "") -> Bot:
+    """A policy saved in ONNX (unotable.env.export); needs the onnx extra (onnxruntime), loaded on use."""
+    return _plugin("onnx")(path=path, greedy=greedy, out_of_turn=out_of_turn)
+
+
 _BUILT_IN["policy"] = _policy_bot
+_BUILT_IN["onnx"] = _onnx_bot
 _REGISTRY: dict[str, Callable[..., Bot]] = dict(_BUILT_IN)
 
 

@@ -54,7 +54,7 @@ class PolicyBot(BaseBot):
     def __init__(self, path: str = "", greedy: bool = True) -> None:
         if not path:
             raise ValueError("the policy bot needs path=FILE.npz (a network saved by examples/train_ppo.py)")
-        with np.load(path) as data:
+        with np.load(path, allow_pickle=False) as data:  # arrays only: a pickled object is refused
             self.layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(3)]
         self.greedy = greedy
 

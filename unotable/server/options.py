@@ -16,9 +16,10 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
-from unotable.bots.registry import BOT_NAMES
 from unotable.rules import PRESET_NAMES, Ruleset
 from unotable.server.table import TIMING_LIMITS, TableSettings
+from unotable.server.table.offer import current as offered
+from unotable.server.table.settings import ONLINE_OPTIONS
 
 __all__ = ["options"]
 
@@ -42,7 +43,10 @@ def options() -> dict[str, Any]:
     return {
         "presets": presets,
         "options": {name: _option(getattr(official, name)) for name in official.to_dict()},
-        "bot_levels": list(BOT_NAMES),
-        "defaults": {"preset": defaults.preset, "seats": defaults.seats, "bot_level": defaults.bot_level},
+        "bot_levels": list(offered().names()),
+        "bots": offered().doc(),
+        "defaults": {"preset": defaults.preset, "seats": defaults.seats, "bot_level": defaults.bot_level,
+                     "catch_reaction": defaults.catch_reaction},
+        "online_options": dict(ONLINE_OPTIONS),
         "timings": {name: {"min": 0, "max": most} for name, most in TIMING_LIMITS.items()},
     }

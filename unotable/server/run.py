@@ -16,6 +16,7 @@ import uvicorn
 
 from unotable.server.app import ServerSettings, create_app
 from unotable.server.gcpolicy import GcPolicy
+from unotable.server.table.offer import build_offer, install
 
 __all__ = ["parse_address", "serve", "uvicorn_config"]
 
@@ -164,17 +165,32 @@ def serve(
     lease_ttl: float = 3.0,
     public_url: str = "",
     gc_full_every: float = 600.0,
+    bots: tuple[str, ...] = (),
+    policies: Path | None = None,
 ) -> int:
     """Serve until SIGINT or SIGTERM (graceful: clients are told to reconnect, nothing is lost).
 
     ``gc_full_every``: the garbage collector's policy (:mod:`unotable.server.gcpolicy`): full
     collections walk only what came since the last one, and everything every that many seconds;
-    0 leaves CPython's own policy, as a cluster node (``redis``) does for now."""
+    0 leaves CPython's own policy, as a cluster node (``redis``) does for now.
+
+    ``bots`` (registry or plugin names) and ``policies`` (a directory of ``.onnx`` and ``.npz``
+    policies) add to the bots a host may seat (:mod:`unotable.server.table.offer`); a policy file
+    that does not load is logged (``policy_skipped``) and left out."""
     host, port = parse_address(host, port)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_JsonLogs())
-    logging.getLogger("unotable.server").addHandler(handler)
-    logging.getLogger("unotable.server").setLevel(logging.INFO)
+    log = logging.getLogger("unotable.server")
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    try:
+        offer = build_offer(bots, policies)
+    except ValueError as exc:  # the operator's mistake (an unknown name, no such directory): said at once
+        raise SystemExit(f"unotable serve: {exc}") from None
+    for problem in offer.problems:
+        log.warning("policy_skipped: %s", problem)
+    install(offer)
+    log.info("bots_offered: %s", ", ".join(offer.names()))
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
@@ -243,6 +259,15 @@ def add_arguments(parser: Any) -> None:
         "--lease-ttl", type=float, default=3.0, help="cluster: seconds a table's owner lease lasts unrenewed"
     )
     parser.add_argument(
+        "--bots", default="",
+        help="more bots a host may seat, besides the four levels: registry or plugin names, comma-separated"
+        " (e.g. mixbot,learned)",
+    )
+    parser.add_argument(
+        "--policies", type=Path, default=None,
+        help="a directory of trained policies (.onnx, .npz) a host may seat, each under its file name",
+    )
+    parser.add_argument(
         "--gc-full-every", type=float, default=600.0,
         help="seconds between the garbage collector's complete walks (others walk only new objects;"
         " 0: CPython's own policy)",
@@ -257,6 +282,7 @@ def run_from_args(args: Any) -> int:
         raise SystemExit("unotable serve: --gc-full-every cannot be negative")
     if not args.hello_timeout > 0:
         raise SystemExit("unotable serve: --hello-timeout must be positive")
+    bots = tuple(name for name in args.bots.split(",") if name.strip())
     return serve(
         args.host,
         args.port,
@@ -271,6 +297,8 @@ def run_from_args(args: Any) -> int:
         lease_ttl=args.lease_ttl,
         public_url=args.public_url,
         gc_full_every=args.gc_full_every,
+        bots=bots,
+        policies=args.policies,
     )
 
 

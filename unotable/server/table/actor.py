@@ -18,7 +18,6 @@ from collections.abc import Sequence
 
 from unotable.actions import parse_action
 from unotable.agent import seat_rng
-from unotable.bots import make_bot
 from unotable.events import Event
 from unotable.game import Game
 from unotable.phase import Phase
@@ -48,6 +47,7 @@ from unotable.server.entries import (
 from unotable.server.protocol import SeatKind, TableStatus
 from unotable.server.table.decide import Decisions
 from unotable.server.table.frames import Frames
+from unotable.server.table.offer import make_seated
 from unotable.server.table.records import Records
 from unotable.server.table.seats import Seat
 from unotable.server.table.settings import TableSettings, new_table_doc
@@ -147,7 +147,7 @@ class TableActor(Decisions, Frames, Records):
         self.bot_rngs = {}
         for i, s in enumerate(self.seats):  # (each seat's generator: the one recipe, seat_rng)
             level = s.level if s.kind is SeatKind.BOT and s.level else self.settings.bot_level
-            self.bots[i] = make_bot(level)
+            self.bots[i] = make_seated(level)
             self.bot_rngs[i] = seat_rng(seed, i)
             s.timeouts = 0
         self.fed = {}

@@ -2,16 +2,19 @@
 
 A bot plays a bot's seat, or a player's on autopilot or after it left. It acts after the table's
 ``bot_pause``, out of turn too, in the arbiter's order (:func:`unotable.arbiter.seats_to_ask`),
-and catches a person only after that pause; :mod:`.timers` asks :meth:`Bots.bot_proposal` when
-the pause is over. The bots are asked once per table state.
+and catches a person who did not call UNO only ``catch_reaction`` after the last change (a
+person's reaction time: a bot catches no faster than a person could; :meth:`Bots.bot_wait`);
+:mod:`.timers` asks :meth:`Bots.bot_proposal` when the pause is over. The bots are asked once per
+table state.
 """
 
 from __future__ import annotations
 
-from unotable.actions import Action
+from unotable.actions import Action, Catch
 from unotable.arbiter import seats_to_ask
 from unotable.game import ALL
 from unotable.phase import Phase
+from unotable.server.protocol import SeatKind
 from unotable.server.table.core import TableCore
 
 __all__ = ["Bots"]
@@ -43,6 +46,18 @@ class Bots(TableCore):
         if self.proposal[0] == self.seq:
             return self.proposal[1] is not None
         return any(game.legal_actions_for(s) for s in self.controlled())
+
+    def bot_wait(self) -> float:
+        """Seconds after the last change before the bots' proposal is made: ``bot_pause``, or
+        ``catch_reaction`` when the proposal (once asked for this state) catches a person (a
+        player's seat that is not on autopilot; a bot may catch a bot at once)."""
+        pause = self.settings.bot_pause
+        seq, proposal = self.proposal
+        if seq == self.seq and proposal is not None and isinstance(proposal[1], Catch):
+            target = self.seats[proposal[1].target]
+            if target.kind is SeatKind.HUMAN and not target.autopilot:
+                return max(pause, self.settings.catch_reaction)
+        return pause
 
     def bot_proposal(self) -> tuple[int, Action] | None:
         """What a bot-played seat does now, in the arbiter's order: out of turn first, then the turn

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import secrets
 
-from unotable.bots.registry import BOT_NAMES, canonical
 from unotable.server.entries import (
     BotAdded,
     BotRemoved,
@@ -32,6 +31,7 @@ from unotable.server.protocol import (
     TableStatus,
 )
 from unotable.server.table.core import Decision, TableCore
+from unotable.server.table.offer import current as offered
 from unotable.server.table.seats import Role
 from unotable.server.table.settings import TableSettings
 from unotable.server.table.sit import MOST_SEATS
@@ -107,11 +107,9 @@ def _bot(table: TableCore, msg: HostBot) -> Decision:
         return Decision(BotRemoved(msg.seat))
     if seat.kind is not SeatKind.EMPTY:  # the condition sit refuses, with sit's code
         raise ProtocolError(ErrorCode.FORBIDDEN, f"seat {msg.seat} is taken")
-    level = canonical(msg.level or table.settings.bot_level)
-    if level not in BOT_NAMES:
-        raise ProtocolError(
-            ErrorCode.INVALID, f"unknown bot level {msg.level!r}; levels: {', '.join(BOT_NAMES)}"
-        )
+    level = offered().key(msg.level or table.settings.bot_level)  # the bots the operator offers
+    if level is None:
+        raise ProtocolError(ErrorCode.INVALID, offered().refusal(msg.level))
     return Decision(BotAdded(msg.seat, level))
 
 

@@ -11,15 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from unotable.bots.registry import BOT_NAMES, canonical
 from unotable.errors import UnoError
 from unotable.rules import PRESET_NAMES, Ruleset
 from unotable.server.ids import token_hash
 from unotable.server.protocol import ErrorCode, ProtocolError
+from unotable.server.table.offer import current as offered
 
-__all__ = ["TIMING_LIMITS", "TableSettings", "new_table_doc"]
+__all__ = ["ONLINE_OPTIONS", "TIMING_LIMITS", "TableSettings", "new_table_doc"]
 
-TIMING_LIMITS = {"turn_seconds": 600.0, "bot_pause": 3600.0, "round_pause": 86400.0, "read_limit": 3600.0}
+ONLINE_OPTIONS: dict[str, Any] = {"uno_grace": True}
+"""The rule options an online table has unless its host sets them otherwise (over the preset's):
+a seat handed one card has time to call UNO (UNO-GRACE-1, docs/rules.md)."""
+
+TIMING_LIMITS = {"turn_seconds": 600.0, "bot_pause": 3600.0, "round_pause": 86400.0, "read_limit": 3600.0,
+                 "catch_reaction": 60.0}
 """The most seconds a table's timings may be (the turn timer's is the protocol's; 0: none)."""
 
 
@@ -36,13 +41,15 @@ class TableSettings:
     bot_pause: float = 0.8
     round_pause: float = 8.0
     grace: float = 30.0
+    catch_reaction: float = 2.5
+    """Seconds a bot waits, after the last change, before it catches a seat that did not call UNO
+    (a person's reaction time; the page shows it with the rules)."""
     read_limit: float = 60.0
     """After a round: the most seconds the countdown (``round_pause``) waits while someone who is
     not ready reads the summary."""
 
     def ruleset(self) -> Ruleset:
-        rules = Ruleset.preset(self.preset)
-        return rules.replace(**self.options) if self.options else rules
+        return Ruleset.preset(self.preset).replace(**{**ONLINE_OPTIONS, **self.options})
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -54,6 +61,7 @@ class TableSettings:
             "bot_pause": self.bot_pause,
             "round_pause": self.round_pause,
             "grace": self.grace,
+            "catch_reaction": self.catch_reaction,
             "read_limit": self.read_limit,
         }
 
@@ -67,10 +75,8 @@ class TableSettings:
             raise ProtocolError(
                 ErrorCode.INVALID, f"unknown preset {self.preset!r}; presets: {', '.join(PRESET_NAMES)}"
             )
-        if not isinstance(self.bot_level, str) or canonical(self.bot_level) not in BOT_NAMES:
-            raise ProtocolError(
-                ErrorCode.INVALID, f"unknown bot level {self.bot_level!r}; levels: {', '.join(BOT_NAMES)}"
-            )
+        if offered().key(self.bot_level) is None:  # the bots the operator offers (offer.py)
+            raise ProtocolError(ErrorCode.INVALID, offered().refusal(self.bot_level))
         for name, most in TIMING_LIMITS.items():  # a create body is JSON: any type, NaN too
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= most:
@@ -93,10 +99,10 @@ def new_table_doc(
     settings.check()
     seated: dict[str, str] = {}
     for seat, level in (bots or {}).items():
-        key = canonical(level)
-        if key not in BOT_NAMES or not 0 <= seat < settings.seats:
+        key = offered().key(level)
+        if key is None or not 0 <= seat < settings.seats:
             raise ProtocolError(
-                ErrorCode.INVALID, f"no bot {level!r} for seat {seat}; levels: {', '.join(BOT_NAMES)}"
+                ErrorCode.INVALID, f"no bot {level!r} for seat {seat}; levels: {', '.join(offered().names())}"
             )
         seated[str(seat)] = key
     return {"settings": settings.to_dict(), "host_hash": token_hash(host_token), "bots": seated}

@@ -1,14 +1,16 @@
 """What is due at a table, and when: the turn timer, the pause between rounds, autopilot, the bots.
 
 The hub waits until :meth:`Timers.next_due` and then asks :meth:`Timers.due` for the entry a timer
-makes. With a turn timer, a seat whose time runs out gets the engine's
-:meth:`~unotable.game.Game.default_action`; a seat that times out twice in a row (see
-:mod:`.actor`), or stays disconnected past ``grace`` seconds, is played by a bot of the host's
-level until its player acts again (``autopilot``). After a round the next is dealt when every
+makes. With a turn timer, a seat whose time runs out plays the strongest fast bot's move
+(:func:`.autopilot.timeout_action`: a card whenever it can play one, never a draw instead); a
+seat that times out twice in a row (see :mod:`.actor`), or stays disconnected past ``grace``
+seconds, is played by a bot of the host's level until its player acts again (``autopilot``).
+After a round the next is dealt when every
 connected player is ready, or after ``round_pause``: a countdown that starts when the summary is
 shown and stands still while a connected player who is not ready reads it (their page says so),
 for ``read_limit`` seconds at most in a round. A rematch the host proposed is dealt when every
-connected player accepted. A bot acts ``bot_pause`` after the last change.
+connected player accepted. A bot acts ``bot_pause`` after the last change, and catches a person
+who did not call UNO only ``catch_reaction`` after it (:meth:`.bots.Bots.bot_wait`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from unotable.phase import Phase
 from unotable.server.entries import Acted, ActedBy, AutopilotSet, Dealt
 from unotable.server.protocol import SeatKind, TableStatus
+from unotable.server.table.autopilot import timeout_action
 from unotable.server.table.bots import Bots
 from unotable.server.table.core import Decision
 from unotable.server.table.seats import Seat
@@ -34,7 +37,7 @@ class Timers(Bots):
         """When :meth:`due` may next have something to do (None: nothing is scheduled)."""
         times: list[float] = []
         if self.status is TableStatus.PLAYING and self.bot_may_act():
-            times.append(self.changed_at + self.settings.bot_pause)
+            times.append(self.changed_at + self.bot_wait())
         if self.settings.turn_seconds and self._timed_seat() is not None:
             times.append(self.turn_started + self.settings.turn_seconds)
         if self.status is TableStatus.ROUND_OVER and self._someone_here():
@@ -71,12 +74,12 @@ class Timers(Bots):
             and self.settings.turn_seconds
             and now >= self.turn_started + self.settings.turn_seconds
         ):
-            action = game.default_action(timed)
+            action = timeout_action(game, timed, self.table_info(game))
             if action is not None:
                 return Decision(Acted(timed, str(action), ActedBy.TIMEOUT))
         if now >= self.changed_at + self.settings.bot_pause:
             proposal = self.bot_proposal()
-            if proposal is not None:
+            if proposal is not None and now >= self.changed_at + self.bot_wait():
                 seat, action = proposal
                 return Decision(Acted(seat, str(action), ActedBy.BOT))
         return None

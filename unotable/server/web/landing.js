@@ -5,7 +5,7 @@
 import { copyText, clear, h } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { store } from "./net.js";
-import { BOT_LEVELS, DEFAULTS, defaultTarget, houseSwitches, PRESETS, seatCounts } from "./options.js";
+import { BOT_LEVELS, botLabel, DEFAULTS, defaultTarget, houseSwitches, PRESETS, seatCounts } from "./options.js";
 import { qrSvg } from "./qr.js";
 import { reachable } from "./state.js";
 
@@ -25,7 +25,7 @@ export function renderLanding(root) {
   const seats = h("select", { id: "seats", name: "seats" });
   const bots = h("select", { id: "bots", name: "bots" });
   const level = h("select", { id: "bot-level", name: "bot_level" },
-    BOT_LEVELS.map((l) => h("option", { value: l, text: t(`bot.${l}`) })));
+    BOT_LEVELS.map((l) => h("option", { value: l, text: botLabel(l) })));
   level.value = DEFAULTS.bot_level;
   const timer = h("select", { id: "timer", name: "turn_seconds" },
     [0, 20, 30, 60, 90, 120].map((s) => h("option", { value: s, text: s ? t("create.seconds", { n: s }) : t("create.no_timer") })));

@@ -11,6 +11,8 @@ import { t } from "./i18n.js";
  */
 export let PRESETS = [];
 export let BOT_LEVELS = [];
+/** The levels the page translates (bot.<name>); the operator's other bots show their own names. */
+let TRANSLATED = new Set(["random", "rule-v1", "heuristic", "ismcts"]);
 export let DEFAULTS = { preset: "official", seats: 4, bot_level: "heuristic" };
 /** The address friends open (the server's public URL setting), else the page's own origin. */
 export let PUBLIC_URL = "";
@@ -25,9 +27,15 @@ export async function loadOptions() {
   PRESET_VALUES = Object.fromEntries(doc.presets.map((p) => [p.name, p.values]));
   PRESET_SEATS = Object.fromEntries(doc.presets.map((p) => [p.name, p.seats]));
   BOT_LEVELS = doc.bot_levels;
+  if (Array.isArray(doc.bots)) TRANSLATED = new Set(doc.bots.filter((b) => b.kind === "level").map((b) => b.name));
   DEFAULTS = { ...DEFAULTS, ...doc.defaults };
   PUBLIC_URL = String(doc.public_url || "").replace(/\/$/, "");
   return doc;
+}
+
+/** A bot's name as the page shows it: a level translated, an operator's bot or policy as named. */
+export function botLabel(level) {
+  return TRANSLATED.has(level) ? t(`bot.${level}`) : String(level);
 }
 
 /**

@@ -5,6 +5,7 @@
 import { cardBack, cardElement, SHAPES } from "./cards.js";
 import { h } from "./dom.js";
 import { num, t } from "./i18n.js";
+import { botLabel } from "./options.js";
 import { nextSeat, ringOrder, ringPlaces } from "./state.js";
 import { readingLine, renderRematch } from "./view_offers.js";
 import { renderReview } from "./view_review.js";
@@ -23,7 +24,7 @@ function seatChip(page, v, s, legal, place) {
   const catchAct = legal.find((a) => a.kind === "catch" && a.target === s);
   const badges = [];
   if (v.dealer === s) badges.push(h("span", { class: "badge dealer", text: t("seat.dealer") }));
-  if (info.kind === "bot") badges.push(h("span", { class: "badge bot", text: t("seat.bot", { level: t(`bot.${info.level}`) }) }));
+  if (info.kind === "bot") badges.push(h("span", { class: "badge bot", text: t("seat.bot", { level: botLabel(info.level) }) }));
   if (info.autopilot) badges.push(h("span", { class: "badge", text: t("seat.autopilot") }));
   if (info.kind === "human" && !info.connected) badges.push(h("span", { class: "badge off", text: t("seat.away") }));
   if (v.called[s]) badges.push(h("span", { class: "badge uno", text: t("seat.uno") }));

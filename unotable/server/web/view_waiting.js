@@ -5,7 +5,7 @@ import { h } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { shareBox } from "./landing.js";
 import { store } from "./net.js";
-import { BOT_LEVELS, defaultTarget, houseSwitches, PRESETS, presetValue, PUBLIC_URL, TOGGLES } from "./options.js";
+import { BOT_LEVELS, botLabel, defaultTarget, houseSwitches, PRESETS, presetValue, PUBLIC_URL, TOGGLES } from "./options.js";
 import { rulesInForce } from "./state.js";
 import { fullFor, renderFullTable, renderSeatAsks } from "./view_offers.js";
 import { nameOf } from "./words.js";
@@ -42,7 +42,7 @@ export function renderWaiting(page) {
   nameInput.value = page.drafts.name ?? (localStorage.getItem("ut:name") || "");
   nameInput.addEventListener("input", () => { page.drafts.name = nameInput.value; });
   const levelSel = h("select", { id: "add-level", "aria-label": t("create.bot_level") },
-    BOT_LEVELS.map((l) => h("option", { value: l, text: t(`bot.${l}`) })));
+    BOT_LEVELS.map((l) => h("option", { value: l, text: botLabel(l) })));
   levelSel.value = table.settings.bot_level || "heuristic";
   const sit = (seat) => {
     const name = nameInput.value.trim() || t("wait.default_name", { n: seat + 1 });
@@ -50,7 +50,7 @@ export function renderWaiting(page) {
     page.send({ type: "sit", seat, name });
   };
   const rows = table.seats.map((s, i) => {
-    const label = s.kind === "empty" ? t("wait.free") : s.kind === "bot" ? t("seat.bot_named", { name: nameOf({ table }, i), level: t(`bot.${s.level}`) }) : s.name;
+    const label = s.kind === "empty" ? t("wait.free") : s.kind === "bot" ? t("seat.bot_named", { name: nameOf({ table }, i), level: botLabel(s.level) }) : s.name;
     const actions = [];
     if (s.kind === "empty" && mine === null) {
       actions.push(h("button", { type: "button", class: "primary sit", "data-key": `sit-${i}`, "data-seat": i, text: t("wait.sit"), onclick: () => sit(i) }));
