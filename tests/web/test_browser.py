@@ -103,6 +103,7 @@ def test_landing_page_and_language_switch(server: str, browser: Any) -> None:
         link = page.locator("label[for='opt-jump_in'] .rule-link")
         assert link.get_attribute("href") == "/rules#opt-jump_in"
         assert "HOUSE-6" not in page.inner_text("#create-form")
+        assert page.is_checked("#opt-uno_grace")  # online, a seat handed one card may call first
         box = page.locator("#create-btn").bounding_box()
         assert box is not None and box["height"] >= 44
         # the rules are a page of their own (tests/web/test_rules_page.py), linked from here

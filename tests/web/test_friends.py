@@ -482,11 +482,14 @@ def test_the_rules_in_force_are_a_chip_that_links_each_rule(server: str, browser
     errors: list[str] = []
     doc = create(server, 2, 1, preset="official", options={"seven_zero": True})
     page = host_page(browser, server, doc, "en-US", LAPTOP, errors)
+    # (an online table gives a seat handed one card time to call UNO unless its host says no)
+    in_force = ["/rules#preset-official", "/rules#opt-seven_zero", "/rules#opt-uno_grace"]
     hrefs = page.eval_on_selector_all("#rules-chip a", "els => els.map((a) => a.getAttribute('href'))")
-    assert hrefs == ["/rules#preset-official", "/rules#opt-seven_zero"]
+    assert hrefs == in_force
+    assert "bots catch after 2.5 s" in page.inner_text(".waiting .hint")  # the bots' reaction time
     start(page)
     hrefs = page.eval_on_selector_all(".play #rules-chip a", "els => els.map((a) => a.getAttribute('href'))")
-    assert hrefs == ["/rules#preset-official", "/rules#opt-seven_zero"]
+    assert hrefs == in_force
     assert page.get_attribute(".play #rules-chip a.rule", "target") == "_blank"  # the table stays
     close_all([page], errors)
 

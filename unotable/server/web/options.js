@@ -18,6 +18,8 @@ export let DEFAULTS = { preset: "official", seats: 4, bot_level: "heuristic" };
 export let PUBLIC_URL = "";
 let PRESET_VALUES = {};
 let PRESET_SEATS = {};
+/** The rule options an online table has unless its host sets them (the server's: uno_grace on). */
+let ONLINE_OPTIONS = {};
 
 export async function loadOptions() {
   const res = await fetch("/api/options");
@@ -26,6 +28,7 @@ export async function loadOptions() {
   PRESETS = doc.presets.map((p) => p.name);
   PRESET_VALUES = Object.fromEntries(doc.presets.map((p) => [p.name, p.values]));
   PRESET_SEATS = Object.fromEntries(doc.presets.map((p) => [p.name, p.seats]));
+  ONLINE_OPTIONS = doc.online_options || {};
   BOT_LEVELS = doc.bot_levels;
   if (Array.isArray(doc.bots)) TRANSLATED = new Set(doc.bots.filter((b) => b.kind === "level").map((b) => b.name));
   DEFAULTS = { ...DEFAULTS, ...doc.defaults };
@@ -51,14 +54,18 @@ export const TOGGLES = [
   { opt: "force_play", ids: "CL-DRAW-3", on: true, off: false },
   { opt: "bounce_draw_two", ids: "HOUSE-13", on: true, off: false },
   { opt: "defend_wd4_with_draw_two", ids: "HOUSE-14", on: true, off: false },
+  { opt: "uno_grace", ids: "UNO-GRACE-1, UNO-GRACE-2, UNO-GRACE-3", on: true, off: false },
 ];
 
 /** Under No Mercy these are fixed (7-0 is always on; bounce and defend do not exist there). */
 const NO_MERCY_FIXED = new Set(["seven_zero", "bounce_draw_two", "defend_wd4_with_draw_two"]);
 
-/** A preset's value of an option (the server's), or the switch's off value when unknown. */
+/**
+ * An option's value at an online table of a preset before its host changes it: the server's
+ * online default (uno_grace), else the preset's, else the switch's off value when unknown.
+ */
 export function presetValue(preset, opt) {
-  return PRESET_VALUES[preset]?.[opt] ?? TOGGLES.find((x) => x.opt === opt).off;
+  return ONLINE_OPTIONS[opt] ?? PRESET_VALUES[preset]?.[opt] ?? TOGGLES.find((x) => x.opt === opt).off;
 }
 
 export function defaultTarget(preset) {

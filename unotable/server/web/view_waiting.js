@@ -79,6 +79,8 @@ export function renderWaiting(page) {
     settings.turn_seconds ? t("create.seconds", { n: settings.turn_seconds }) : t("create.no_timer"),
   ];
   if (settings.options?.target_score) summary.push(t("wait.target", { n: settings.options.target_score }));
+  // how soon a bot catches a person who did not call UNO (the table's catch_reaction)
+  if (settings.catch_reaction) summary.push(t("wait.catch_reaction", { n: Number(settings.catch_reaction) }));
   const invite = [h("h2", { text: t("wait.invite") }), shareBox((PUBLIC_URL || location.origin) + location.pathname, { compact: true })];
   // a full table says so, and asks the host for a seat (the name box goes with the request)
   const full = fullFor(state);
