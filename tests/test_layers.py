@@ -37,7 +37,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "bots": frozenset({"engine"}),
     "client": frozenset({"engine", "bots"}),
     "tui": frozenset({"engine", "bots", "client"}),
-    "server": frozenset({"engine", "bots"}),
+    "server": frozenset({"engine", "bots", "env"}),  # env: trained policies the operator offers
     "env": frozenset({"engine", "bots", "tui"}),  # tui: its text renderer, for render_mode="ansi"
     "cli": frozenset({"engine", "bots", "client", "tui", "server", "env"}),
 }
