@@ -423,6 +423,7 @@ class Pool:
         st.match_winners = tuple(raw["match_winners"])
         st.match_reason = None if raw["match_reason"] < 0 else _REASONS[raw["match_reason"]]
         st.last_round = None
+        st.graced = [False] * self.seats  # the core refuses uno_grace: nobody is ever graced
         return st
 
     def to_position(self, i: int) -> dict[str, Any]:
