@@ -72,9 +72,15 @@ def _rounds(ruleset: Ruleset, seats: int, seed: int, policy_seed: int) -> None:
     lockstep(game, Pool(1, rules, seats, [seed]), 0, policy_seed, probe=0.08, max_actions=1500)
 
 
+def _native_plays(ruleset: Ruleset) -> bool:
+    """The core refuses uno_grace (tests/native/test_uno_grace_refused.py): lockstep the others."""
+    return not ruleset.uno_grace
+
+
 @pytest.mark.rule("GEN-1", "GEN-2", "HOUSE-1", "HOUSE-6", "HOUSE-9", "HOUSE-10", "HOUSE-13", "HOUSE-14")
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ruleset=_props.classic_rulesets(), data=st.data(), seed=_props.seeds, policy_seed=_props.policy_seeds)
+@given(ruleset=_props.classic_rulesets().filter(_native_plays), data=st.data(), seed=_props.seeds,
+       policy_seed=_props.policy_seeds)
 def test_random_classic_rulesets(ruleset: Ruleset, data: st.DataObject, seed: int, policy_seed: int) -> None:
     seats = data.draw(st.sampled_from(ruleset.seat_counts), label="seats")
     _rounds(ruleset, seats, seed, policy_seed)
@@ -82,7 +88,8 @@ def test_random_classic_rulesets(ruleset: Ruleset, data: st.DataObject, seed: in
 
 @pytest.mark.rule("NM-1", "NM-4", "NM-6", "NM-8", "NM-9", "NM-10", "NM-11", "NM-14", "NM-17")
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ruleset=_props.no_mercy_rulesets(), data=st.data(), seed=_props.seeds, policy_seed=_props.policy_seeds)
+@given(ruleset=_props.no_mercy_rulesets().filter(_native_plays), data=st.data(), seed=_props.seeds,
+       policy_seed=_props.policy_seeds)
 def test_random_no_mercy_rulesets(ruleset: Ruleset, data: st.DataObject, seed: int, policy_seed: int) -> None:
     seats = data.draw(st.sampled_from(ruleset.seat_counts), label="seats")
     _rounds(ruleset, seats, seed, policy_seed)
