@@ -8,9 +8,12 @@ the native core instead of falling back to the Python backend. The opponent is a
 the newest snapshot half of the time, else one drawn uniformly from the older ones (fictitious
 self-play's mix, which keeps the learner from forgetting how to beat its past selves). The
 learner is a small masked PPO (the same loss as examples/train_ppo.py), with UNO calls and catches
-made automatically. At the end it is measured greedily against ``rule-v1``.
+made automatically. At the end it is measured greedily against ``rule-v1``, ``heuristic`` and
+``mixbot`` on rounds pooled over three seed bases (unotable.env.evaluate; a round still on after
+1,000 actions counts as lost), and ``--onnx`` exports it as an ONNX policy that ``unotable serve
+--policies DIR`` seats at online tables. docs/rl.md reports an hour's run and its results.
 
-    python examples/selfplay_league.py --minutes 20 --envs 64 --out league.pt
+    python examples/selfplay_league.py --minutes 60 --envs 64 --out league.pt --onnx policies/league.onnx
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ import torch
 from torch import nn
 
 from unotable.env import vector_env
+from unotable.env.evaluate import evaluate
 from unotable.env.spaces import NUM_ACTIONS, OBS_SIZE
 
 
@@ -74,20 +78,24 @@ class League:
         return torch.distributions.Categorical(logits=logits).sample()
 
 
-def evaluate(net: Net, rounds: int, seed: int) -> tuple[int, int]:
-    """Greedy play against rule-v1: (wins, rounds) over ``rounds`` heads-up rounds, seats drawn."""
-    envs = vector_env(min(rounds, 32), "official", seats=2, opponents="rule-v1", seat="random",
-                      out_of_turn="auto")
-    obs, infos = envs.reset(seed=seed)
-    wins = done = 0
-    with torch.no_grad():
-        while done < rounds:
-            logits, _ = net(torch.from_numpy(obs), torch.from_numpy(infos["action_mask"].astype(bool)))
-            obs, rewards, terms, truncs, infos = envs.step(logits.argmax(-1).numpy())
-            ended = terms | truncs
-            wins += int(((rewards > 0) & ended).sum())
-            done += int(ended.sum())
-    return wins, done
+def greedy(net: Net):
+    """The learner's greedy policy: the legal action of highest probability."""
+    def policy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            logits, _ = net(torch.from_numpy(obs), torch.from_numpy(mask))
+        return logits.argmax(-1).numpy()
+    return policy
+
+
+class Logits(nn.Module):
+    """The exported policy: observations to the learner's action logits (the mask is the bot's)."""
+
+    def __init__(self, net: Net) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.net.pi(self.net.body(torch.log1p(obs.float())))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -99,7 +107,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--snapshot-every", type=int, default=20)
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--eval", type=int, default=400, help="greedy rounds against rule-v1 at the end")
+    ap.add_argument("--eval", type=int, default=1000,
+                    help="greedy rounds per seed base and opponent at the end")
+    ap.add_argument("--opponents", default="rule-v1,heuristic,mixbot", help="the bots evaluated against")
+    ap.add_argument("--onnx", default="", help="export the learner as ONNX here (the onnx extra)")
     ap.add_argument("--out", default="", help="save the learner's state_dict here")
     ap.add_argument("--torch-threads", type=int, default=1, help="PyTorch's threads (small nets: 1)")
     args = ap.parse_args(argv)
@@ -171,9 +182,19 @@ def main(argv: list[str] | None = None) -> None:
     print(f"league: {len(league.snapshots)} snapshots, {league.calls} batched opponent calls")
     if args.out:
         torch.save(net.state_dict(), args.out)
-    if args.eval:
-        w, n = evaluate(net, args.eval, seed=10**9)
-        print(f"evaluation: {w} wins in {n} heads-up rounds against rule-v1 (greedy)")
+    minutes = (time.perf_counter() - t0) / 60
+    print(f"trained: {update} updates, {steps} learner steps in {minutes:.1f} min")
+    net.eval()
+    if args.onnx:
+        from unotable.env.export import export_torch
+
+        export_torch(Logits(net), args.onnx)
+        print(f"exported {args.onnx}")
+    if args.eval:  # greedy, pooled over three seed bases, the seats alternating (unotable.env.evaluate)
+        for name in filter(None, args.opponents.split(",")):
+            result = evaluate(greedy(net), opponents=name, rounds=args.eval, out_of_turn="auto",
+                              max_cycles=1000)
+            print(f"evaluation: {result}", flush=True)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,11 @@ from pathlib import Path
 
 import pytest
 
+from unotable.arbiter import Arbiter
+from unotable.bots.registry import make_bot
+from unotable.game import Game
+from unotable.phase import Phase
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
@@ -30,6 +35,21 @@ def run_example(name: str, *args: str, timeout: float = 120) -> str:
     )
     assert done.returncode == 0, f"{name} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
     return done.stdout
+
+
+def play_round(bot: object, seed: int = 3) -> int:
+    """One heads-up official round of ``bot`` (seat 0) against rule-v1, played to its end; the
+    number of actions."""
+    game = Game.new(seats=2, ruleset="official", seed=seed)
+    count = Arbiter(game, {0: bot, 1: make_bot("rule-v1")}, seed=seed).play_round(max_actions=5000)
+    assert game.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER), "the round did not end"
+    return count
+
+
+def needs(*modules: str) -> None:
+    """Skip unless the extras that train and export (PyTorch, Gymnasium, onnxruntime) are installed."""
+    for name in modules:
+        pytest.importorskip(name)
 
 
 def test_every_example_is_tested_here() -> None:
@@ -124,16 +144,38 @@ def test_train_ppo_trains_a_few_hundred_steps_and_its_bot_plays(tmp_path: Path) 
 
 
 def test_selfplay_league_trains_against_its_snapshots_in_the_core(tmp_path: Path) -> None:
-    pytest.importorskip("torch")
-    pytest.importorskip("gymnasium")
+    needs("torch", "gymnasium", "onnxruntime")
+    policy = tmp_path / "league.onnx"
     out = run_example("selfplay_league.py", "--max-updates", "4", "--envs", "4", "--steps", "32",
                       "--snapshot-every", "2", "--eval", "4", "--out", str(tmp_path / "league.pt"),
-                      timeout=600)
+                      "--onnx", str(policy), timeout=600)
     assert re.search(r"^update 4 steps 512 opponent \d/3 ", out, re.MULTILINE), out
     calls = re.search(r"^league: 3 snapshots, (\d+) batched opponent calls$", out, re.MULTILINE)
     assert calls and int(calls.group(1)) > 0, out
-    assert re.search(r"^evaluation: \d+ wins in \d+ heads-up rounds against rule-v1", out, re.MULTILINE), out
+    for name in ("rule-v1", "heuristic", "mixbot"):  # 4 rounds on each of three seed bases
+        assert re.search(rf"^evaluation: \d+ wins in 12 rounds against {name}: .*pooled over 3 seed bases",
+                         out, re.MULTILINE), out
     assert (tmp_path / "league.pt").exists()
+    bot = make_bot("onnx", path=str(policy))  # the exported learner plays as a bot
+    assert play_round(bot) > 0
+
+
+def test_train_dmc_learns_from_self_play_in_the_core_and_its_policy_plays(tmp_path: Path) -> None:
+    needs("torch", "gymnasium", "onnxruntime")
+    policy = tmp_path / "dmc.onnx"
+    out = run_example("train_dmc.py", "--max-steps", "6000", "--envs", "32", "--batch", "256",
+                      "--log-every", "2", "--eval", "4", "--opponents", "rule-v1,mixbot",
+                      "--out", str(tmp_path / "dmc.pt"), "--onnx", str(policy), timeout=600)
+    assert re.search(r"^backend \w+, 32 tables, self-play$", out, re.MULTILINE), out
+    trained = re.search(r"^trained: (\d+) updates, (\d+) decisions, (\d+) rounds", out, re.MULTILINE)
+    assert trained, out
+    updates, decisions, rounds = map(int, trained.groups())
+    assert updates >= 2 and decisions >= 6000 and rounds >= 32, out  # rounds end: labels exist
+    assert re.search(r"^update 2 steps \d+ rounds \d+ loss [\d.]+ ", out, re.MULTILINE), out
+    for name in ("rule-v1", "mixbot"):
+        assert re.search(rf"^evaluation: \d+ wins in 12 rounds against {name}: ", out, re.MULTILINE), out
+    assert (tmp_path / "dmc.pt").exists()
+    assert play_round(make_bot("onnx", path=str(policy))) > 0
 
 
 def test_rllib_multiagent_is_trained_in_tests_env() -> None:
