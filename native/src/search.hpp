@@ -30,13 +30,19 @@
 
 #include "core.hpp"
 #include "policy.hpp"
+#include "policies/mixbot.hpp"
 
 namespace uno {
 
 // The playout policies: the core's (policy.hpp: POL_RANDOM, POL_RANDOM_STUCK, POL_RULE_V1), and
 // PLAY_FAST, the heuristic's fast model (unotable/bots/policy.py, the Python search's playouts).
 constexpr int PLAY_FAST = 3;
-constexpr int PLAY_POLICIES = 4;
+// PLAY_MIXBOT and PLAY_MIXBOT2: policies/mixbot.hpp's mixbot, and its mixbot2 with the spec's
+// MixParams (SearchSpec::mix, per seat) and without its card counting (step 4, the public record a playout
+// does not keep): playout models of those bots, not the bots.
+constexpr int PLAY_MIXBOT = 4;
+constexpr int PLAY_MIXBOT2 = 5;
+constexpr int PLAY_POLICIES = 6;
 
 // unotable/bots/policy.py's turn, response and colour choices, on the legal list (its out-of-turn
 // reactions are left out: its plays always carry the UNO flag). A playout model, not a bot: it is
@@ -277,6 +283,7 @@ struct SearchSpec {
     double ms = 0.0;            // wall-clock cap in milliseconds (0: none)
     uint64_t seed = 0;
     std::vector<int> policy;    // per seat: the playout policy (Policy)
+    MixParams mix[MAXS];        // per seat: PLAY_MIXBOT2's options
     int max_steps = 2000;       // actions per playout at most
     int horizon = 0;            // actions before a playout stops and is evaluated (0: to the end)
     EvalWeights eval_hu, eval_table;  // the evaluation, two seats in the round and more
@@ -420,6 +427,7 @@ struct Searcher {
         const int me = S.me;
         Engine e{R, t};
         FastPolicy fast{R, t};
+        const MixContext no_record{nullptr, nullptr};
         Act legal[MAXA];
         int k = 0;
         const int cap = S.horizon > 0 ? S.horizon : S.max_steps;
@@ -428,7 +436,12 @@ struct Searcher {
             int m = e.legal(seat, legal);
             if (m == 0) break;
             int p = S.policy[seat];
-            int j = p == PLAY_FAST ? fast.choose(seat, legal, m) : choose(static_cast<Policy>(p), t, seat, legal, m, prng);
+            int j;
+            if (p == PLAY_FAST) j = fast.choose(seat, legal, m);
+            else if (p == PLAY_MIXBOT || p == PLAY_MIXBOT2) {
+                j = mixbot_choose(p == PLAY_MIXBOT2, t, seat, legal, m, prng, &no_record, S.mix[seat]);
+                if (j < 0) j = 0;
+            } else j = choose(static_cast<Policy>(p), t, seat, legal, m, prng);
             e.apply(seat, legal[j]);
             k++;
         }

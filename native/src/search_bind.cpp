@@ -163,6 +163,14 @@ SearchSpec spec_of(const StrDict& d) {
     S.policy = per_seat<int>(d, "policy", n);
     for (int p : S.policy)
         if (p < 0 || p >= PLAY_POLICIES) throw std::invalid_argument("policy: not a playout policy");
+    if (d.contains("mix")) {  // per seat: 15 numbers (MixParams::from), or none for mixbot2's defaults
+        nb::list mix = nb::cast<nb::list>(d["mix"]);
+        if (mix.size() != n) throw std::invalid_argument("mix: one entry per seat");
+        for (size_t s = 0; s < n; s++) {
+            std::vector<int> v = nb::cast<std::vector<int>>(mix[s]);
+            if (!v.empty()) S.mix[s] = MixParams::from(v.data(), static_cast<int>(v.size()));
+        }
+    }
     S.max_steps = field(d, "max_steps");
     S.horizon = field(d, "horizon");
     EvalWeights* evals[2] = {&S.eval_hu, &S.eval_table};
@@ -227,7 +235,7 @@ nb::list sample_worlds(const StrDict& cfg, const std::vector<int>& deck, const s
 
 NB_MODULE(_search, m) {
     m.doc() = "The search inside the core (native/src/search.hpp; docs/native.md).";
-    m.attr("POLICIES") = nb::make_tuple("random", "random-stuck", "rule-v1", "fast");
+    m.attr("POLICIES") = nb::make_tuple("random", "random-stuck", "rule-v1", "fast", "mixbot", "mixbot2");
     m.def("search", &run_search, nb::arg("config"), nb::arg("deck"), nb::arg("points"), nb::arg("spec"),
           "One decision: the chosen candidate's index and each candidate's visits and mean result.");
     m.def("sample", &sample_worlds, nb::arg("config"), nb::arg("deck"), nb::arg("points"), nb::arg("spec"),

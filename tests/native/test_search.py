@@ -3,6 +3,7 @@ are consistent with what the seat knows, it never reads what the seat cannot see
 it when the core is installed."""
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from dataclasses import replace
@@ -14,7 +15,7 @@ from unotable import Game, Phase, Ruleset
 from unotable.bots import make_bot, native_search
 from unotable.bots.determinize import Tracker
 from unotable.bots.heuristic import HeuristicBot
-from unotable.bots.ismcts import IsmctsBot, _turn_candidates
+from unotable.bots.ismcts import IsmctsBot, _turn_candidates, mixbot_rules
 from unotable.bots.mixbot import MIXBOT_RULES
 from unotable.events import Event
 
@@ -90,13 +91,81 @@ def test_the_decision_does_not_read_hidden_cards(preset: Ruleset | str, seats: i
                                        policy="fast", opponents="fast", horizon=4)
             results.append(res)
         assert results[0] == results[1]
-        # the bot as a whole, from the same record and generator
-        actions = []
-        for g in (game, swapped):
-            bot = IsmctsBot(engine="native", iterations=300, weights="hands+bounds")
-            bot.observe(events)
-            actions.append(bot.choose(g.view(seat), g.legal_actions_for(seat), random.Random(5)))
-        assert actions[0] == actions[1]
+        # the bot as a whole, from the same record and generator, with each kind of prior and
+        # playout model (mixbot2's counting reads the same events)
+        for options in ({"weights": "hands+bounds"},
+                        {"weights": "bounds", "floor": 0.01, "prior": "mixbot2-tuned",
+                         "playout": "mixbot2-tuned", "opponents": "mixbot"}):
+            actions = []
+            for g in (game, swapped):
+                bot = IsmctsBot(engine="native", iterations=300, **options)  # type: ignore[arg-type]
+                bot.observe(events)
+                actions.append(bot.choose(g.view(seat), g.legal_actions_for(seat), random.Random(5)))
+            assert actions[0] == actions[1], options
+
+
+@pytest.mark.parametrize("policy", ["mixbot", "mixbot2", "mixbot2-tuned"])
+def test_the_mixbot_playout_models_play_rounds_to_their_end(policy: str) -> None:
+    """Every playout of a mixbot model ends the round (no cap reached): each candidate's mean is
+    a share of won playouts, and the same seed gives the same search."""
+    for game, seat, events in _positions(MIXBOT_RULES, 3, seed=4)[:4]:
+        view = game.view(seat)
+        cands = _turn_candidates(game.legal_actions_for(seat), len(view.hand))
+        runs = [native_search.search(view, cands, tracker=_tracker(seat, events), seed=7, iterations=120,
+                                     policy=policy, opponents=policy, keep_results=True)
+                for _ in range(2)]
+        assert runs[0] == runs[1]
+        res = runs[0]
+        assert res.results is not None
+        assert all(r in (0.0, 1.0) for per in res.results for r in per)
+        assert res.steps >= res.playouts  # each playout took actions: it was played, not skipped
+
+
+def test_the_tuned_playout_model_plays_with_its_own_limits() -> None:
+    """mixbot2-tuned holds a Wild Draw Four until it has one other card (wd4_limit 1), mixbot2
+    plays it with up to four: with a Wild Draw Four and two plain cards that cannot follow, the
+    tuned model draws where mixbot2 plays it, so their playouts differ."""
+    assert native_search._mix_params("mixbot2") == ()
+    tuned = native_search._mix_params("mixbot2-tuned")
+    assert len(tuned) == 15 and tuned[:3] == (3, 1, 2)
+    differ = 0
+    for game, seat, events in _positions(MIXBOT_RULES, 2, seed=9)[:6]:
+        view = game.view(seat)
+        cands = _turn_candidates(game.legal_actions_for(seat), len(view.hand))
+        means = [native_search.search(view, cands, tracker=_tracker(seat, events), seed=3, iterations=200,
+                                      policy="fast", opponents=name).mean
+                 for name in ("mixbot2", "mixbot2-tuned")]
+        differ += means[0] != means[1]
+    assert differ > 0
+
+
+def test_the_prior_bot_decides_where_the_search_cannot_tell() -> None:
+    """With prior_z so high that nothing beats the prior, ismcts plays its prior bot's choice;
+    the prior bot sees the same events (mixbot2's counting). ``auto`` is mixbot2-tuned under
+    MixBot's rules."""
+    searched = 0
+    for (game, seat, events), prior in itertools.product(_positions(MIXBOT_RULES, 2, seed=6)[:6],
+                                                         ("mixbot2-tuned", "auto")):
+        bot = IsmctsBot(engine="native", iterations=60, prior=prior, prior_z=1e9)
+        bot.observe(events)
+        legal = game.legal_actions_for(seat)
+        chosen = bot.choose(game.view(seat), legal, random.Random(2))
+        if bot.last_iterations:  # searched: the prior's choice stood
+            searched += 1
+            prior_bot = make_bot("mixbot2-tuned")
+            prior_bot.observe(events)
+            view = game.view(seat)
+            rng = random.Random(2)  # IsmctsBot._prior seeds the prior's generator from the first draw
+            cands = _turn_candidates(legal, len(view.hand))
+            want = prior_bot.choose(view, cands, random.Random(rng.getrandbits(32)))
+            assert chosen == want
+    assert searched
+    assert mixbot_rules(MIXBOT_RULES)  # where auto takes mixbot2-tuned; the heuristic elsewhere
+    assert not any(mixbot_rules(Ruleset.preset(p)) for p in ("official", "house", "no_mercy"))
+    with pytest.raises(ValueError, match="prior must be one of"):
+        make_bot("ismcts:prior=rule-v2")
+    with pytest.raises(ValueError, match="floor"):
+        make_bot("ismcts:floor=0")
 
 
 @pytest.mark.parametrize(("preset", "seats"),
@@ -162,6 +231,7 @@ def test_ismcts_uses_the_core_and_keeps_its_python_search() -> None:
     assert make_bot("ismcts").native
     assert not make_bot("ismcts:engine=python").native
     assert make_bot("best").name == "ismcts"
+    assert (make_bot("best").prior, make_bot("best").weights) == ("auto", "auto")
     game = Game.new(seats=3, seed=8)
     seat = game.active_seat
     for spec in ("ismcts:iterations=60", "ismcts:engine=python:iterations=20", "ismcts:ms=5"):

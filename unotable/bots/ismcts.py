@@ -61,11 +61,21 @@ by default.
 are dealt, and every candidate played to the end of the round by native policies (``playout`` for
 the seat itself, ``opponents`` for the others: ``fast``, the fast model of the heuristic that the
 Python search plays, ported, by default; ``rule-v1``, ``random-stuck`` and ``random`` are the
-core's bots), in one call per decision;
+core's bots; ``mixbot``, ``mixbot2`` and ``mixbot2-tuned`` models of those bots, the two last
+without their card counting), in one call per decision;
 ``iterations`` then counts those playouts (:data:`NATIVE_ITERATIONS` by default) and ``ms`` caps the
-call's wall-clock time. ``weights="bounds"`` deals the other hands by MixBot2's public card counting,
-``"hands"`` by the hand model. ``engine="python"`` keeps the Python search, which is also what runs
-where the core is not installed; ``engine="native"`` raises then.
+call's wall-clock time. ``weights="bounds"`` deals the other hands by MixBot2's public card counting
+(a card's weight for a seat is the share of its unseen copies the seat's bound allows, at least
+``floor``), ``"hands"`` by the hand model.
+
+``prior`` names the bot whose choice the root keeps unless another candidate beats it by
+``prior_z`` standard errors (:data:`PRIORS`: ``heuristic``, ``mixbot``, ``mixbot2``,
+``mixbot2-tuned``, each fed the same events as the search). The defaults, ``prior="auto"`` and
+``weights="auto"``, take mixbot2-tuned and MixBot2's counting under the rules MixBot2 was written
+for (:func:`mixbot_rules`: a Wild Draw Four that cannot be challenged, no stacking, no jump-ins,
+no 7-0), where they measured stronger, and the heuristic with uniform weights everywhere else.
+``engine="python"`` keeps the Python search (the prior as set, without the weights), which is also
+what runs where the core is not installed; ``engine="native"`` raises then.
 
 Why each default is what it is (the budget, the hand model, ``prior_z``, ``horizon``,
 ``reckless``, ``beliefs`` off), with the measurements and their commands: docs/bots.md, and the
@@ -86,16 +96,18 @@ import functools
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from unotable.actions import CALL_UNO, CATCH, Action, CallUno, Catch, Challenge, Play
 from unotable.bots import native_search, policy
-from unotable.bots.base import BaseBot, best_uno, goes_out, is_turn
+from unotable.bots.base import BaseBot, Bot, best_uno, goes_out, is_turn
 from unotable.bots.determinize import Determinizer, Tracker, Weigh
 from unotable.bots.handmodel import HandModel
 from unotable.bots.heuristic import HeuristicBot
-from unotable.bots.mixbot2 import Bounds
+from unotable.bots.mixbot import MixBot
+from unotable.bots.mixbot2 import Bounds, MixBot2
+from unotable.bots.tuned import MixBot2Tuned
 from unotable.cards import (
     ID_COLOR,
     ID_DRAW_VALUE,
@@ -110,7 +122,7 @@ from unotable.movegen import legal_actions
 from unotable.phase import Phase
 from unotable.resolve import apply
 from unotable.rng import Rng
-from unotable.rules import Ruleset
+from unotable.rules import Ruleset, Stacking, Wd4Rule
 from unotable.scoring import RoundResult
 from unotable.state import State
 from unotable.views import PlayerView
@@ -142,6 +154,22 @@ NATIVE_ITERATIONS = 2000
 
 ENGINES = ("auto", "native", "python")
 """Where the search runs: the core when it is installed (auto), the core (native), Python."""
+
+PRIORS: dict[str, Callable[[], Bot]] = {"heuristic": HeuristicBot, "mixbot": MixBot, "mixbot2": MixBot2,
+                                         "mixbot2-tuned": MixBot2Tuned}
+"""The bots whose choice the search keeps unless another candidate beats it (``prior``)."""
+
+AUTO_PRIOR = "mixbot2-tuned"
+"""``prior="auto"``'s bot under :func:`mixbot_rules` (the heuristic elsewhere)."""
+
+
+def mixbot_rules(rules: Ruleset) -> bool:
+    """Rules of the kind MixBot2 was written for, where ``prior="auto"`` and ``weights="auto"`` take
+    mixbot2-tuned and its card counting: the classic deck, a Wild Draw Four that cannot be
+    challenged (``wd4_rule = free``, CL-ACT-7), no stacking and no jump-ins (house rules the
+    heuristic and its hand model know and mixbot2 does not)."""
+    return (not rules.deck.is_no_mercy and rules.wd4_rule is Wd4Rule.FREE and rules.stacking is Stacking.NONE
+            and not rules.jump_in and not rules.seven_zero)
 
 _ITERATION_COST = 5
 """Dealing and copying a determinization, counted in simulated actions."""
@@ -227,12 +255,19 @@ class IsmctsBot(BaseBot):
         ms: float = 0.0,
         playout: str = "fast",
         opponents: str = "fast",
-        weights: str = "none",
+        weights: str = "auto",
+        prior: str = "auto",
+        floor: float = 0.05,
     ) -> None:
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-        if weights not in ("none", "bounds", "hands", "hands+bounds"):
-            raise ValueError(f"weights must be none, bounds, hands or hands+bounds, not {weights!r}")
+        if not 0.0 < floor <= 1.0:
+            raise ValueError(f"floor (the least weight a bound leaves a card) is in (0, 1], not {floor!r}")
+        self.floor = float(floor)
+        if prior not in PRIORS and prior != "auto":
+            raise ValueError(f"prior must be one of {', '.join(PRIORS)} or auto, not {prior!r}")
+        if weights not in ("none", "bounds", "hands", "hands+bounds", "auto"):
+            raise ValueError(f"weights must be none, bounds, hands, hands+bounds or auto, not {weights!r}")
         if engine == "native" and not native_search.available():
             raise ValueError("engine='native': the native core (unotable_native) is not installed")
         cls = type(self)
@@ -273,6 +308,10 @@ class IsmctsBot(BaseBot):
         self.hands = HandModel()
         self._heuristic = HeuristicBot(reckless=reckless)
         self._heuristic.tracker = self.tracker
+        self.prior = prior
+        names = ("heuristic", AUTO_PRIOR) if prior == "auto" else (prior,)
+        self._prior_bots: dict[str, Bot] = {
+            name: self._heuristic if name == "heuristic" else PRIORS[name]() for name in names}
         self.last_iterations = 0
         """How many iterations the last search ran (0 when the decision needed no search)."""
         self.last_steps = 0
@@ -284,9 +323,17 @@ class IsmctsBot(BaseBot):
         self.last_prior: int | None = None
         """The index of the heuristic's choice among the last search's candidates (None: no prior)."""
 
+    def restart(self) -> None:
+        for bot in self._prior_bots.values():
+            if bot is not self._heuristic:
+                bot.restart()
+
     def observe(self, events: Sequence[Event]) -> None:
         # the heuristic shares the tracker, and keeps its own record for the challenge odds
         self._heuristic.observe(events)
+        for bot in self._prior_bots.values():
+            if bot is not self._heuristic:
+                bot.observe(events)
         self.hands.observe(events)
         self.bounds.observe(events)
 
@@ -314,10 +361,13 @@ class IsmctsBot(BaseBot):
         """The search inside the core (:func:`unotable.bots.native_search.search`)."""
         prior = self._prior(view, candidates, rng)
         weights: list[list[float] | None] | None = None
-        if "hands" in self.weights:
+        kind = self.weights
+        if kind == "auto":
+            kind = "bounds" if mixbot_rules(view.ruleset) else "none"
+        if "hands" in kind:
             weights = self._hand_weights(view)
-        if "bounds" in self.weights:
-            counted = native_search.bound_weights(view, self.bounds)
+        if "bounds" in kind:
+            counted = native_search.bound_weights(view, self.bounds, self.floor)
             if weights is None:
                 weights = counted
             else:
@@ -425,10 +475,13 @@ class IsmctsBot(BaseBot):
         return det.sample(rng)
 
     def _prior(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> int | None:
-        """The index of the heuristic's choice among ``candidates`` (None if it is not one)."""
+        """The index of the prior bot's choice among ``candidates`` (None if it is not one)."""
         if self.prior_z <= 0:
             return None
-        choice = self._heuristic.choose(view, candidates, random.Random(rng.getrandbits(32)))
+        name = self.prior
+        if name == "auto":
+            name = AUTO_PRIOR if mixbot_rules(view.ruleset) else "heuristic"
+        choice = self._prior_bots[name].choose(view, candidates, random.Random(rng.getrandbits(32)))
         for i, a in enumerate(candidates):
             if a == choice:
                 return i

@@ -39,9 +39,27 @@ __all__ = ["POLICIES", "NativeResult", "available", "bound_weights", "check_rule
            "encode_action",
            "prepare", "run", "sample_worlds", "search"]
 
-POLICIES: tuple[str, ...] = ("random", "random-stuck", "rule-v1", "fast")
-"""The policies a playout may use for a seat, in the core's order: the core's bots, and ``fast``,
-the heuristic's fast model (:mod:`unotable.bots.policy`, ported into ``search.hpp``)."""
+POLICIES: tuple[str, ...] = ("random", "random-stuck", "rule-v1", "fast", "mixbot", "mixbot2",
+                             "mixbot2-tuned")
+"""The policies a playout may use for a seat: the core's bots, ``fast``, the heuristic's fast model
+(:mod:`unotable.bots.policy`, ported into ``search.hpp``), and models of ``mixbot``, ``mixbot2`` and
+``mixbot2-tuned`` (the two last without their card counting, which a playout does not keep: among
+their best-ranked cards of the colour held most they pick at random)."""
+
+_CORE_POLICY = {"random": 0, "random-stuck": 1, "rule-v1": 2, "fast": 3, "mixbot": 4, "mixbot2": 5,
+                "mixbot2-tuned": 5}
+
+
+@functools.cache
+def _mix_params(name: str) -> tuple[int, ...]:
+    """The core's MixParams of a mixbot2 playout (empty: mixbot2's defaults)."""
+    if name != "mixbot2-tuned":
+        return ()
+    from unotable.bots.tuned import MixBot2Tuned
+
+    params = MixBot2Tuned().native_params()
+    assert params is not None
+    return tuple(params)
 
 _NO_EVAL = (0.0,) * 10
 
@@ -245,7 +263,8 @@ def _spec(view: PlayerView, candidates: Sequence[Action], tracker: Tracker | Non
         iterations=int(iterations),
         ms=float(ms),
         seed=seed & (2**64 - 1),
-        policy=[POLICIES.index(policy if s == view.seat else opponents) for s in range(view.seats)],
+        policy=[_CORE_POLICY[policy if s == view.seat else opponents] for s in range(view.seats)],
+        mix=[list(_mix_params(policy if s == view.seat else opponents)) for s in range(view.seats)],
         max_steps=int(max_steps),
         halving=int(halving),
         horizon=int(horizon),

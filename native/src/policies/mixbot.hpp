@@ -288,7 +288,8 @@ inline double mix_escape(const Table& t, int seat, const Act& a, const MixContex
     return no_match_chance(total, hit, t.hsize(nxt));
 }
 
-// MixBot2._pick (colors "ranked", counting on): steps 3 and 4, then a random one of the best
+// MixBot2._pick (colors "ranked", counting on): steps 3 and 4, then a random one of the best.
+// Without a record (ctx->record null: the search's playout model, not the bot) step 4 is skipped.
 inline int mix2_pick(const Table& t, int seat, const Act* legal, const int* plays_in, int np, Rng& rng,
                      const MixContext& ctx) {
     int plays[MAXA];
@@ -305,7 +306,7 @@ inline int mix2_pick(const Table& t, int seat, const Act* legal, const int* play
     }
     if (!n)
         for (int i = 0; i < np; i++) plays[n++] = plays_in[i];
-    if (n > 1) {
+    if (n > 1 && ctx.record) {
         double scores[MAXA];
         double high = 0.0;
         for (int i = 0; i < n; i++) {
