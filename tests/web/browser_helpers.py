@@ -90,6 +90,55 @@ def play_card(page: Page, card: str, uno: bool = False) -> None:
         tap_card(page, page.locator(f".hand .card.selected[data-card='{card}']"))
 
 
+def wait_changed(page: Page, seq: int, timeout: float = 5000) -> None:
+    page.wait_for_function(
+        "s => (window.unotable.page.view?.seq ?? -1) !== s || window.unotable.page.error",
+        arg=seq,
+        timeout=timeout,
+    )
+
+
+def act_once(page: Page, keyboard: bool, state: dict[str, Any]) -> bool:
+    """Make one move through the page's controls; False when the page offers none."""
+    chooser = page.locator(".chooser .color-btn, .chooser .target-btn")
+    if chooser.count():
+        chooser.first.click()
+        return True
+    colors = page.locator(".controls .color-btn")
+    if colors.count():
+        colors.first.click()
+        state["named_color"] = True
+        return True
+    if page.locator("#challenge").count() and not state.get("challenged"):
+        state["challenged"] = True
+        page.click("#challenge")
+        return True
+    playable = page.locator(".hand .card.playable")
+    if playable.count():
+        if keyboard:
+            # arrows choose a card, Enter plays it (focus starts on the first playable card)
+            page.focus(".hand .card[tabindex='0']")
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("ArrowLeft")
+            focused = page.evaluate("document.activeElement.classList.contains('playable')")
+            if focused:
+                page.keyboard.press("Enter")
+                state["keyboard_plays"] = state.get("keyboard_plays", 0) + 1
+                return True
+        tap_card(page, playable.first)  # tap to choose, tap again to play
+        tap_card(page, page.locator(".hand .card.selected").first)
+        return True
+    for button, key in (("#accept", "a"), ("#pass", "p"), ("#draw", "d")):
+        if page.locator(button).count():
+            if keyboard:
+                page.locator("body").focus()
+                page.keyboard.press(key)
+            else:
+                page.click(button)
+            return True
+    return False
+
+
 def three_friends(browser: Any, server: str, preset: str, target: int, errors: list[str],
                   viewports: tuple[dict[str, int], ...] | None = None,
                   before_start: Callable[[Page], None] | None = None) -> list[Page]:

@@ -23,19 +23,20 @@ import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra")
 
-from browser_helpers import LAPTOP, PHONE, Page, new_page, no_missing_strings, shot, tap_card  # noqa: E402
+from browser_helpers import (  # noqa: E402
+    LAPTOP,
+    PHONE,
+    Page,
+    act_once,
+    new_page,
+    no_missing_strings,
+    shot,
+    wait_changed,
+)
 
 
 def xs(page: Page, selector: str) -> list[float]:
     return page.eval_on_selector_all(selector, "els => els.map(e => e.getBoundingClientRect().x)")
-
-
-def wait_changed(page: Page, seq: int, timeout: float = 5000) -> None:
-    page.wait_for_function(
-        "s => (window.unotable.page.view?.seq ?? -1) !== s || window.unotable.page.error",
-        arg=seq,
-        timeout=timeout,
-    )
 
 
 def page_has_timer(people: list[tuple[Page, str]]) -> bool:
@@ -45,47 +46,6 @@ def page_has_timer(people: list[tuple[Page, str]]) -> bool:
             text = page.inner_text("#your-turn .timer")
             return bool(re.search(r"\d", text))
     return any(page.locator(".seat.acting .timer").count() for page, _ in people)
-
-
-def act_once(page: Page, keyboard: bool, state: dict[str, Any]) -> bool:
-    """Make one move through the page's controls; False when the page offers none."""
-    chooser = page.locator(".chooser .color-btn, .chooser .target-btn")
-    if chooser.count():
-        chooser.first.click()
-        return True
-    colors = page.locator(".controls .color-btn")
-    if colors.count():
-        colors.first.click()
-        state["named_color"] = True
-        return True
-    if page.locator("#challenge").count() and not state.get("challenged"):
-        state["challenged"] = True
-        page.click("#challenge")
-        return True
-    playable = page.locator(".hand .card.playable")
-    if playable.count():
-        if keyboard:
-            # arrows choose a card, Enter plays it (focus starts on the first playable card)
-            page.focus(".hand .card[tabindex='0']")
-            page.keyboard.press("ArrowRight")
-            page.keyboard.press("ArrowLeft")
-            focused = page.evaluate("document.activeElement.classList.contains('playable')")
-            if focused:
-                page.keyboard.press("Enter")
-                state["keyboard_plays"] = state.get("keyboard_plays", 0) + 1
-                return True
-        tap_card(page, playable.first)  # tap to choose, tap again to play
-        tap_card(page, page.locator(".hand .card.selected").first)
-        return True
-    for button, key in (("#accept", "a"), ("#pass", "p"), ("#draw", "d")):
-        if page.locator(button).count():
-            if keyboard:
-                page.locator("body").focus()
-                page.keyboard.press(key)
-            else:
-                page.click(button)
-            return True
-    return False
 
 
 def test_landing_page_and_language_switch(server: str, browser: Any) -> None:
