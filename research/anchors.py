@@ -17,6 +17,8 @@ the arena (seeded, seats rotated, the same deals for each rotation). It prints o
     .venv/bin/python -m research.anchors --only mixbot --games 60000 --json
     .venv/bin/python -m research.anchors --only random-stuck --bots mixbot2,mixbot --games 8004 --seeds 1,2,3
     .venv/bin/python -m research.anchors --bots mixbot2-tuned --games 24000 --seeds 1,2,3 --jobs 2
+    .venv/bin/python -m research.anchors --bots ismcts --only mixbot2 --ismcts ismcts:opponents=mixbot2 \
+        --ismcts-games 1000 --seeds 1,2,3,4 --jobs 2
 
 A pairing whose bots all have a policy in the native core (random-stuck, mixbot, mixbot2 and
 mixbot2-tuned, rule-v1)
@@ -59,6 +61,7 @@ PAIRINGS: tuple[tuple[str, str], ...] = (
     ("rule-v1", "mixbot"),
     ("heuristic", "mixbot"),
     ("ismcts", "mixbot"),
+    ("ismcts", "mixbot2"),
 )
 SEATS = (2, 6)
 
