@@ -166,7 +166,7 @@ AUTO_PRIOR = "mixbot2-tuned"
 def mixbot_rules(rules: Ruleset) -> bool:
     """Rules of the kind MixBot2 was written for, where ``prior="auto"`` and ``weights="auto"`` take
     mixbot2-tuned and its card counting: the classic deck, a Wild Draw Four that cannot be
-    challenged (``wd4_rule = free``, CL-ACT-7), no stacking and no jump-ins (house rules the
+    challenged (``wd4_rule = free``, CL-ACT-7), no stacking, no jump-ins and no 7-0 (house rules the
     heuristic and its hand model know and mixbot2 does not)."""
     return (not rules.deck.is_no_mercy and rules.wd4_rule is Wd4Rule.FREE and rules.stacking is Stacking.NONE
             and not rules.jump_in and not rules.seven_zero)
@@ -321,7 +321,7 @@ class IsmctsBot(BaseBot):
         self.last_native: native_search.NativeResult | None = None
         """The core's statistics of the last search inside it (None: none yet)."""
         self.last_prior: int | None = None
-        """The index of the heuristic's choice among the last search's candidates (None: no prior)."""
+        """The index of the prior bot's choice among the last search's candidates (None: no prior)."""
 
     def restart(self) -> None:
         for bot in self._prior_bots.values():
