@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import subprocess
+import sys
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -188,6 +191,27 @@ def create_table(server: str, body: dict[str, Any]) -> dict[str, Any]:
     with urllib.request.urlopen(req, timeout=10) as answer:
         made: dict[str, Any] = json.loads(answer.read())
     return made
+
+
+@contextlib.contextmanager
+def served(args: list[str], env: dict[str, str] | None = None) -> Iterator[str]:
+    """A server started as a subprocess (``args`` after the interpreter, ``--port 0`` among them):
+    its address, read from its first line once it answers; stopped on exit."""
+    proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, env=env)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    match = re.search(r"http://[\d.]+:\d+", line)
+    assert match, f"no address in the server's first line: {line!r}"
+    wait_ready(match.group(0))
+    try:
+        yield match.group(0)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
 
 
 def wait_ready(url: str, seconds: float = 20.0) -> None:

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +24,7 @@ except ImportError:  # pragma: no cover - playwright is in the dev extra
 # the tests import their shared helpers by name (browser_helpers.py)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_helpers import wait_ready
+from browser_helpers import served
 from positions import POSITIONS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -57,26 +55,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data = tmp_path_factory.mktemp("web-server")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "unotable.server.run", "--port", "0", "--data-dir", str(data),
-         "--bot-pause", "0.3", "--round-pause", "3"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    match = re.search(r"http://[\d.]+:\d+", line)
-    assert match, f"no address in the server's first line: {line!r}"
-    wait_ready(match.group(0))
-    try:
-        yield match.group(0)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
+    with served(["-m", "unotable.server.run", "--port", "0", "--data-dir", str(data),
+                 "--bot-pause", "0.3", "--round-pause", "3"]) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -87,22 +68,9 @@ def positioned_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
     path = data / "positions.json"
     path.write_text(json.dumps(POSITIONS))
     launcher = Path(__file__).with_name("position_server.py")
-    proc = subprocess.Popen(
-        [sys.executable, str(launcher), "--port", "0", "--data-dir", str(data), "--bot-pause", "0.3"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "UNOTABLE_TEST_POSITIONS": str(path)},
-    )
-    assert proc.stdout is not None
-    match = re.search(r"http://[\d.]+:\d+", proc.stdout.readline())
-    assert match
-    wait_ready(match.group(0))
-    try:
-        yield match.group(0)
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    with served([str(launcher), "--port", "0", "--data-dir", str(data), "--bot-pause", "0.3"],
+                env={**os.environ, "UNOTABLE_TEST_POSITIONS": str(path)}) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

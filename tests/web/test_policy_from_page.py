@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import subprocess
 import sys
 import time
@@ -22,7 +21,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in t
 pytest.importorskip("torch")
 pytest.importorskip("onnxruntime")
 
-from browser_helpers import LAPTOP, act_once, new_page, no_missing_strings, wait_changed, wait_ready  # noqa: E402
+from browser_helpers import LAPTOP, act_once, new_page, no_missing_strings, served, wait_changed  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,24 +37,9 @@ def policy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
          "--batch", "256", "--eval", "0", "--onnx", str(policies / "dmc.onnx")],
         check=True, timeout=280, capture_output=True, cwd=ROOT,
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "unotable.server.run", "--port", "0", "--data-dir", str(base / "data"),
-         "--bot-pause", "0.2", "--round-pause", "3", "--policies", str(policies)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    match = re.search(r"http://[\d.]+:\d+", line)
-    assert match, f"no address in the server's first line: {line!r}"
-    wait_ready(match.group(0))
-    try:
-        yield match.group(0)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
+    with served(["-m", "unotable.server.run", "--port", "0", "--data-dir", str(base / "data"),
+                 "--bot-pause", "0.2", "--round-pause", "3", "--policies", str(policies)]) as url:
+        yield url
 
 
 @pytest.mark.timeout(600)

@@ -39,15 +39,15 @@ __all__ = ["POLICIES", "NativeResult", "available", "bound_weights", "check_rule
            "encode_action",
            "prepare", "run", "sample_worlds", "search"]
 
-POLICIES: tuple[str, ...] = ("random", "random-stuck", "rule-v1", "fast", "mixbot", "mixbot2",
-                             "mixbot2-tuned")
+_CORE_POLICY = {"random": 0, "random-stuck": 1, "rule-v1": 2, "fast": 3, "mixbot": 4, "mixbot2": 5,
+                "mixbot2-tuned": 5}
+"""Each playout policy's number in the core (search.hpp; mixbot2-tuned is mixbot2 with its MixParams)."""
+
+POLICIES: tuple[str, ...] = tuple(_CORE_POLICY)
 """The policies a playout may use for a seat: the core's bots, ``fast``, the heuristic's fast model
 (:mod:`unotable.bots.policy`, ported into ``search.hpp``), and models of ``mixbot``, ``mixbot2`` and
 ``mixbot2-tuned`` (the two last without their card counting, which a playout does not keep: among
 their best-ranked cards of the colour held most they pick at random)."""
-
-_CORE_POLICY = {"random": 0, "random-stuck": 1, "rule-v1": 2, "fast": 3, "mixbot": 4, "mixbot2": 5,
-                "mixbot2-tuned": 5}
 
 
 @functools.cache
