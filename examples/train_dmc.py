@@ -12,11 +12,13 @@ all of them at once. UNO calls and catches are made automatically (``out_of_turn
 
 At the end the greedy policy is measured against ``rule-v1``, ``heuristic`` and ``mixbot`` on
 rounds pooled over three seed bases (unotable.env.evaluate), the seats alternating; ``--onnx``
-exports it as an ONNX policy that ``unotable serve --policies DIR`` seats at online tables.
+exports it as an ONNX policy that ``unotable serve --policies DIR`` seats at online tables. The
+ONNX file holds the Q-values alone: the bot that plays it takes the argmax over the whole mask, so
+it may draw with a coloured card in hand where the evaluated policy (:func:`own_mask`) may not.
 
     python examples/train_dmc.py --minutes 60 --out dmc.pt --onnx policies/dmc.onnx
 
-docs/rl.md reports a run of an hour and its measured results.
+docs/rl.md reports a 45-minute run and its measured results.
 """
 from __future__ import annotations
 
